@@ -177,6 +177,12 @@ class Table:
         return state
 
     # -- what the system does next ----------------------------------------
+    def needs_system(self, state: TableState) -> bool:
+        """Whether a deal or the seed reveal is due (the handler then fetches the seed)."""
+        if state.status != "active":
+            return False
+        return state.game.is_finished(state.inner) or state.game.pending_deal(state.inner) is not None
+
     def system_command(self, state: TableState, seed_hex: str | None) -> dict | None:
         """The command the system must issue now (a deal, the seed reveal), if any."""
         if state.status != "active":

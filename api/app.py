@@ -1,0 +1,66 @@
+"""The Flask application factory."""
+from __future__ import annotations
+
+import logging
+import os
+
+from flask import Flask
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import InvalidSetup
+from eventstore.handler import Contention, UnknownGame
+from workers.context import build_runtime
+
+from .problems import Problem, problem_response
+
+log = logging.getLogger("stich.api")
+
+
+def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | None = None,
+               max_body_bytes: int = 64 * 1024) -> Flask:
+    """``bots='inline'`` plays bot turns inside the request (tests, single process);
+    ``'rq'`` queues them for ``stich worker`` processes."""
+    redis_url = redis_url or os.environ.get("REDIS_URL")
+    if not redis_url:
+        raise RuntimeError("create_app needs a Redis URL (REDIS_URL); `stich serve` starts a private one")
+    app = Flask("stich")
+    app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
+    app.json.sort_keys = False
+    app.extensions["stich"] = build_runtime(redis_url, bots=bots, queue_url=queue_url or os.environ.get("QUEUE_URL"))
+
+    from .feed import feed
+    from .games import games
+
+    app.register_blueprint(games)
+    app.register_blueprint(feed)
+
+    @app.errorhandler(Problem)
+    def _problem(exc: Problem):
+        headers = exc.extra.pop("headers", None)
+        return problem_response(exc.status, exc.code, exc.detail, headers=headers, **exc.extra)
+
+    @app.errorhandler(UnknownGame)
+    def _unknown_game(exc: UnknownGame):
+        return problem_response(404, "unknown_game", str(exc))
+
+    @app.errorhandler(InvalidSetup)
+    def _invalid_setup(exc: InvalidSetup):
+        return problem_response(422, "invalid_setup", str(exc), errors=exc.errors)
+
+    @app.errorhandler(Contention)
+    def _contention(exc: Contention):
+        return problem_response(503, "contention", str(exc), headers={"Retry-After": "1"})
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+                 400: "bad_request", 415: "unsupported_media_type"}
+        code = codes.get(exc.code, "http_error")
+        return problem_response(exc.code or 500, code, exc.description or code)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        log.exception("unhandled error")
+        return problem_response(500, "internal_error", "the server failed; the request changed nothing it had not acknowledged")
+
+    return app

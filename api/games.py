@@ -1,0 +1,139 @@
+"""Games, seats, views and commands."""
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+from domain.errors import InvalidCommand, RuleViolation, UnknownCard, UnknownCommand
+from eventstore.handler import Loaded, StaleSeq
+
+from .auth import bearer_token, new_token, token_hash
+from .commands import command_schemas
+from .http import (game_response, idempotency_key, if_match, int_arg, json_body, runtime, validate,
+                   viewer_seat)
+from .problems import Problem
+from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
+
+games = Blueprint("games", __name__, url_prefix="/v1")
+
+# Bad input (422) versus a well-formed command the rules do not allow now (409).
+SHAPE_VIOLATIONS = (UnknownCard, UnknownCommand, InvalidCommand)
+
+
+def summary(loaded: Loaded) -> dict:
+    body = {"id": loaded.game_id}
+    body.update(runtime().handler.table.summary(loaded.state))
+    return body
+
+
+@games.get("/health")
+def health():
+    runtime().store.redis.ping()
+    return {"status": "ok"}
+
+
+@games.post("/games")
+def create_game():
+    body = validate(CreateGameSchema(), json_body())
+    outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
+                                       body.get("seats"), body.get("preset_deals"))
+    return game_response(summary(outcome.loaded), outcome.loaded.seq, 201,
+                         {"Location": f"/v1/games/{outcome.game_id}"})
+
+
+@games.get("/games")
+def list_games():
+    status = request.args.get("status")
+    if status is not None and status not in ("waiting", "active", "finished"):
+        raise Problem(422, "validation_error", "status must be waiting, active or finished",
+                      errors={"status": ["unknown status"]})
+    game = request.args.get("game")
+    limit = int_arg("limit", 100, 1, 1000)
+    return {"games": runtime().index.list(status=status, game=game, limit=limit)}
+
+
+@games.get("/games/<game_id>")
+def get_game(game_id: str):
+    loaded = runtime().handler.load(game_id)
+    return game_response(summary(loaded), loaded.seq)
+
+
+@games.post("/games/<game_id>/seats/<int:seat>")
+def take_seat(game_id: str, seat: int):
+    body = validate(TakeSeatSchema(), json_body(required=False))
+    rt = runtime()
+    loaded = rt.handler.load(game_id)
+    seats = loaded.state.seats
+    if not 0 <= seat < len(seats):
+        raise Problem(404, "unknown_seat", f"this game has seats 0..{len(seats) - 1}")
+    if seats[seat].kind != "human":
+        raise Problem(409, "seat_taken", f"seat {seat} is played by a bot")
+    if seats[seat].taken:
+        raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+    token = new_token()
+    # The credential is claimed first (HSETNX), so two clients racing for one
+    # seat cannot both get a token; the loser's claim appends nothing.
+    if not rt.store.save_seat_credential(game_id, seat, token_hash(token)):
+        raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+    try:
+        outcome = rt.handler.execute(game_id, None, {"type": "take_seat", "seat": seat,
+                                                     "entropy": body.get("entropy", "")})
+    except RuleViolation as exc:
+        rt.store.delete_seat_credential(game_id, seat)
+        raise Problem(409, exc.code, exc.detail)
+    except Exception:
+        rt.store.delete_seat_credential(game_id, seat)
+        raise
+    body = {"id": game_id, "seat": seat, "token": token, "status": outcome.loaded.state.status}
+    return game_response(body, outcome.loaded.seq, 201)
+
+
+@games.get("/games/<game_id>/view")
+def view(game_id: str):
+    rt = runtime()
+    loaded = rt.handler.load(game_id)
+    seat = viewer_seat(game_id, required=False)
+    body = {"id": game_id}
+    body.update(rt.handler.table.view(loaded.state, seat))
+    return game_response(body, loaded.seq)
+
+
+@games.post("/games/<game_id>/commands")
+def post_command(game_id: str):
+    bearer_token(required=True)
+    rt = runtime()
+    loaded = rt.handler.load(game_id)
+    seat = viewer_seat(game_id, required=True)
+    command = parse_command(loaded, json_body())
+    expected = if_match()
+    try:
+        outcome = rt.handler.execute(game_id, seat, command, expected_seq=expected,
+                                     idempotency_key=idempotency_key())
+    except StaleSeq as exc:
+        raise Problem(412, "stale_seq", str(exc), current_seq=exc.current,
+                      headers={"ETag": f'"{exc.current}"'})
+    except RuleViolation as exc:
+        current = rt.handler.load(game_id)
+        raise Problem(422 if isinstance(exc, SHAPE_VIOLATIONS) else 409, exc.code, exc.detail,
+                      legal=rt.handler.table.legal_commands(current.state, seat), current_seq=current.seq,
+                      headers={"ETag": f'"{current.seq}"'})
+    after = outcome.loaded
+    reveal = after.state.status == "finished"
+    body = {
+        "id": game_id,
+        "duplicate": outcome.duplicate,
+        "events": [e.for_viewer(seat, reveal) for e in outcome.events],
+        "view": rt.handler.table.view(after.state, seat),
+    }
+    return game_response(body, after.seq)
+
+
+def parse_command(loaded: Loaded, raw) -> dict:
+    """Check the command's shape against its game's schema (422 on a bad shape)."""
+    envelope = validate(CommandEnvelopeSchema(), raw)
+    game = loaded.state.game.name
+    schemas = command_schemas(game)
+    schema = schemas.get(envelope["type"])
+    if schema is None:
+        raise Problem(422, "unknown_command", f"{game} has no command {envelope['type']!r}; "
+                      f"its commands are {sorted(schemas)}", errors={"type": ["unknown command"]})
+    return validate(schema(), raw)

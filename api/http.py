@@ -1,0 +1,100 @@
+"""Request parsing and game responses shared by the blueprints."""
+from __future__ import annotations
+
+import json
+
+from flask import Response, current_app, request
+from marshmallow import Schema, ValidationError
+
+from .auth import bearer_token, seat_for_token
+from .problems import Problem
+
+
+def runtime():
+    return current_app.extensions["stich"]
+
+
+def json_body(required: bool = True):
+    """The parsed JSON body; 400 for malformed JSON, 415 for another media type."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        if required:
+            raise Problem(422, "validation_error", "a JSON body is required", errors={"_body": ["missing"]})
+        return {}
+    if request.mimetype and request.mimetype != "application/json" and not request.mimetype.endswith("+json"):
+        raise Problem(415, "unsupported_media_type", "send the body as application/json")
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Problem(400, "malformed_json", f"the body is not valid JSON: {exc}")
+
+
+def validate(schema: Schema, data, code: str = "validation_error"):
+    if not isinstance(data, dict):
+        raise Problem(422, code, "the body must be a JSON object", errors={"_body": ["not an object"]})
+    try:
+        return schema.load(data)
+    except ValidationError as exc:
+        raise Problem(422, code, "the body does not match the schema", errors=exc.messages)
+
+
+def viewer_seat(game_id: str, required: bool) -> int | None:
+    """The seat of the bearer token (None for a spectator when not required)."""
+    token = bearer_token(required)
+    if token is None:
+        return None
+    return seat_for_token(runtime().store.seat_credentials(game_id), token)
+
+
+def if_match() -> int | None:
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    value = raw.strip().removeprefix("W/").strip('"')
+    if not value.isdigit():
+        raise Problem(400, "bad_if_match", "If-Match must be a game seq, e.g. If-Match: \"12\"")
+    return int(value)
+
+
+def idempotency_key() -> str | None:
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None:
+        return None
+    if not 1 <= len(raw) <= 128 or not raw.isprintable():
+        raise Problem(400, "bad_idempotency_key", "Idempotency-Key must be 1..128 printable characters")
+    return raw
+
+
+def game_response(body: dict, seq: int, status: int = 200, headers: dict | None = None) -> Response:
+    body["seq"] = seq
+    response = Response(json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json")
+    response.headers["ETag"] = f'"{seq}"'
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Problem(422, "validation_error", f"{name} must be an integer", errors={name: ["not an integer"]})
+    if not low <= value <= high:
+        raise Problem(422, "validation_error", f"{name} must be {low}..{high}", errors={name: ["out of range"]})
+    return value
+
+
+def float_arg(name: str, default: float, low: float, high: float) -> float:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise Problem(422, "validation_error", f"{name} must be a number", errors={name: ["not a number"]})
+    if not low <= value <= high:
+        raise Problem(422, "validation_error", f"{name} must be {low}..{high}", errors={name: ["out of range"]})
+    return value

@@ -1,0 +1,35 @@
+"""Request bodies, validated with marshmallow. Unknown fields are an error."""
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+
+class _Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class SeatSchema(_Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    bot = fields.String(validate=validate.OneOf(["random"]))
+
+
+class CreateGameSchema(_Strict):
+    game = fields.String(required=True)
+    players = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=16))
+    rules = fields.Dict(keys=fields.String(), load_default=dict)
+    seats = fields.List(fields.Nested(SeatSchema), validate=validate.Length(min=1, max=16))
+    preset_deals = fields.List(fields.Dict(keys=fields.String()), validate=validate.Length(max=64))
+
+
+class TakeSeatSchema(_Strict):
+    entropy = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_\-]{0,64}$"), load_default="")
+
+
+class CommandEnvelopeSchema(Schema):
+    """Only the ``type`` is checked here; the game's own schema checks the rest."""
+
+    class Meta:
+        unknown = "include"
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=40))

@@ -1,0 +1,1 @@
+"""Redis Streams event store, the event codec, snapshots, and the command handler."""

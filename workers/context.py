@@ -1,0 +1,55 @@
+"""Wiring: a command handler with its listeners, built from a Redis URL.
+
+The API and the RQ worker build theirs the same way, so a bot's move takes
+exactly the path a human's does.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import redis
+from rq import Queue
+
+from domain.registry import all_games
+from domain.table import Table
+from eventstore.handler import CommandHandler
+from eventstore.index import GameIndex
+from eventstore.store import EventStore
+
+from .dispatch import QUEUE_NAME, InlineDispatcher, RQDispatcher
+
+
+@dataclass
+class Runtime:
+    store: EventStore
+    handler: CommandHandler
+    index: GameIndex
+    queue: Queue | None
+
+
+def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None) -> Runtime:
+    """``bots``: ``rq`` (jobs for workers) or ``inline`` (run in this process)."""
+    client = redis.Redis.from_url(redis_url)
+    store = EventStore(client)
+    index = GameIndex(client)
+    queue = None
+    if bots == "inline":
+        dispatcher = InlineDispatcher()
+    else:
+        queue = Queue(QUEUE_NAME, connection=redis.Redis.from_url(queue_url or redis_url))
+        dispatcher = RQDispatcher(queue)
+    handler = CommandHandler(store, Table(all_games()), listeners=[index, dispatcher])
+    dispatcher.handler = handler
+    return Runtime(store, handler, index, queue)
+
+
+_runtime: Runtime | None = None
+
+
+def current_handler() -> CommandHandler:
+    """The worker process's handler (events on REDIS_URL, queue on QUEUE_URL)."""
+    global _runtime
+    if _runtime is None:
+        _runtime = build_runtime(os.environ["REDIS_URL"], queue_url=os.environ.get("QUEUE_URL"))
+    return _runtime.handler

@@ -1,0 +1,61 @@
+"""Who runs a due bot turn: RQ in production, an inline queue in tests.
+
+Both are listeners of the command handler: after every append they look at
+who is to act and queue one job per due bot seat, with the deterministic id
+``bot-<game>-<seq>-<seat>``.
+"""
+from __future__ import annotations
+
+import threading
+from collections import deque
+
+from eventstore.codec import StoredEvent
+from eventstore.handler import CommandHandler, Loaded
+
+QUEUE_NAME = "stich-bots"
+
+
+def due_bot_seats(handler: CommandHandler, loaded: Loaded) -> list[int]:
+    state = loaded.state
+    return [seat for seat in sorted(handler.table.to_act(state)) if state.seats[seat].kind == "bot"]
+
+
+def job_id(game_id: str, seq: int, seat: int) -> str:
+    return f"bot-{game_id}-{seq}-{seat}"
+
+
+class RQDispatcher:
+    def __init__(self, queue):
+        self.queue = queue
+        self.handler: CommandHandler | None = None
+
+    def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
+        for seat in due_bot_seats(self.handler, loaded):
+            self.queue.enqueue("workers.bot_turn.play_bot_turn", loaded.game_id, seat, loaded.seq,
+                               job_id=job_id(loaded.game_id, loaded.seq, seat),
+                               result_ttl=60, failure_ttl=3600, job_timeout=30)
+
+
+class InlineDispatcher:
+    """Runs bot turns in the calling thread, iteratively (never recursively),
+    until no bot is due. Used by tests and by single-process tools."""
+
+    def __init__(self):
+        self.handler: CommandHandler | None = None
+        self._pending: deque = deque()
+        self._local = threading.local()
+
+    def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
+        from .bot_turn import play_bot_turn
+
+        for seat in due_bot_seats(self.handler, loaded):
+            self._pending.append((loaded.game_id, seat, loaded.seq))
+        if getattr(self._local, "draining", False):
+            return
+        self._local.draining = True
+        try:
+            while self._pending:
+                game_id, seat, seq = self._pending.popleft()
+                play_bot_turn(game_id, seat, seq, handler=self.handler)
+        finally:
+            self._local.draining = False
