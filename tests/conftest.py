@@ -32,3 +32,16 @@ def redis_client(redis_url):
     client = redis.Redis.from_url(redis_url)
     yield client
     client.close()
+
+
+@pytest.fixture(scope="session")
+def app(redis_url):
+    """The API with bot turns played inline, so a test sees their moves at once."""
+    from api import create_app
+
+    return create_app(redis_url, bots="inline")
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

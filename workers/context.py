@@ -28,7 +28,8 @@ class Runtime:
     queue: Queue | None
 
 
-def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None) -> Runtime:
+def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None,
+                  queue_name: str | None = None) -> Runtime:
     """``bots``: ``rq`` (jobs for workers) or ``inline`` (run in this process)."""
     client = redis.Redis.from_url(redis_url)
     store = EventStore(client)
@@ -37,7 +38,8 @@ def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None
     if bots == "inline":
         dispatcher = InlineDispatcher()
     else:
-        queue = Queue(QUEUE_NAME, connection=redis.Redis.from_url(queue_url or redis_url))
+        queue = Queue(queue_name or os.environ.get("STICH_QUEUE", QUEUE_NAME),
+                      connection=redis.Redis.from_url(queue_url or redis_url))
         dispatcher = RQDispatcher(queue)
     handler = CommandHandler(store, Table(all_games()), listeners=[index, dispatcher])
     dispatcher.handler = handler

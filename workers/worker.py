@@ -20,5 +20,5 @@ def run(burst: bool = False) -> None:
     logging.basicConfig(level=os.environ.get("STICH_LOG_LEVEL", "WARNING"))
     url = os.environ.get("QUEUE_URL") or os.environ["REDIS_URL"]
     connection = redis.Redis.from_url(url)
-    worker = SimpleWorker([QUEUE_NAME], connection=connection)
+    worker = SimpleWorker([os.environ.get("STICH_QUEUE", QUEUE_NAME)], connection=connection)
     worker.work(burst=burst, logging_level=os.environ.get("STICH_LOG_LEVEL", "WARNING"), with_scheduler=False)

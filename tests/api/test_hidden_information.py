@@ -1,0 +1,167 @@
+"""Hidden information is a security boundary: a property test over many random games.
+
+For every game kind and player count, random games are played through the HTTP
+API with every seat human. Before the game ends, nothing any seat or a
+spectator receives — views, the event page, the long poll, SSE, error bodies —
+may name a card that is hidden from it (every card of the deck that is neither
+in its own hand nor already played), another seat's hidden prediction, or the
+secret seed. After the end, everything is public.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from domain.registry import all_games
+
+from .play import auth
+
+SUITS_SK = "EGHS"
+RANKS_SK = ("A", "10", "K", "O", "U", "9", "8", "7")
+
+
+def deck_scharfe_schoten(players):
+    return {f"{c}{v}" for c in "RGYB" for v in range(1, 13)}
+
+
+def deck_schafkopf(players):
+    return {s + r for s in SUITS_SK for r in RANKS_SK}
+
+
+def deck_scharwenzel(players):
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7"] + (["6"] if players == 6 else [])
+    return {r + s for r in ranks for s in "CSHD"}
+
+
+# game -> (player counts, rules for short games, deck, keys whose values are public metadata)
+KINDS = {
+    "scharfe-schoten": ((3, 4), {"rounds": 1}, deck_scharfe_schoten, {"super_trumps"}),
+    "schafkopf": ((4,), {"deals": 1}, deck_schafkopf, set()),
+    "scharwenzel": ((4, 6, 8), {"deals": 1}, deck_scharwenzel, set()),
+}
+GAMES_PER_KIND = 12
+TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def leaks(obj, secrets: set[str], public_keys: set[str], path="") -> list[str]:
+    """Every place in ``obj`` where a secret token appears."""
+    found = []
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key in public_keys:
+                continue
+            found += leaks(value, secrets, public_keys, f"{path}.{key}")
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            found += leaks(value, secrets, public_keys, f"{path}[{i}]")
+    elif isinstance(obj, str):
+        found += [f"{path}={token}" for token in TOKEN.findall(obj) if token in secrets]
+    return found
+
+
+def sse_events(client, game_id, headers):
+    body = client.get(f"/v1/games/{game_id}/events/stream?timeout=0.05", headers=headers).get_data(as_text=True)
+    return [json.loads(line[6:]) for line in body.splitlines() if line.startswith("data: ")]
+
+
+def kinds():
+    available = all_games()
+    for name, (counts, rules, deck, public) in KINDS.items():
+        if name in available:
+            for players in counts:
+                yield pytest.param(name, players, rules, deck, public, id=f"{name}-{players}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,players,rules,deck,public", list(kinds()))
+def test_no_seat_sees_what_it_may_not(client, app, game, players, rules, deck, public):
+    handler = app.extensions["stich"].handler
+    store = app.extensions["stich"].store
+    checked = 0
+    for number in range(GAMES_PER_KIND):
+        rng = random.Random(f"{game}-{players}-{number}")
+        body = {"game": game, "players": players, "rules": rules, "seats": [{"kind": "human"}] * players}
+        game_id = client.post("/v1/games", json=body).get_json()["id"]
+        tokens = {s: client.post(f"/v1/games/{game_id}/seats/{s}").get_json()["token"] for s in range(players)}
+        viewers = {s: auth(t) for s, t in tokens.items()}
+        viewers[None] = {}
+        seed = store.load_secret(game_id)
+        full_deck = deck(players)
+        step = 0
+        while True:
+            loaded = handler.load(game_id)
+            if loaded.state.status == "finished":
+                break
+            table = handler.table
+            hands = {s: set(table.view(loaded.state, s)["game_state"].get("hand") or ()) for s in range(players)}
+            played = {e.data["card"] for e in store.read(game_id) if e.type == "CardPlayed"}
+            deep = step % 7 == 0  # the whole feed and an illegal command now and then, views always
+            for viewer, headers in viewers.items():
+                secrets = full_deck - played - (hands[viewer] if viewer is not None else set())
+                received = [client.get(f"/v1/games/{game_id}/view", headers=headers)]
+                if deep:
+                    received.append(client.get(f"/v1/games/{game_id}/events", headers=headers))
+                    received.append(client.get(f"/v1/games/{game_id}/events?after={max(loaded.seq - 3, 0)}&wait=0.01",
+                                               headers=headers))
+                for response in received:
+                    assert response.status_code == 200
+                    text = response.get_data(as_text=True)
+                    assert seed not in text
+                    assert not leaks(response.get_json(), secrets, public), (viewer, leaks(response.get_json(), secrets, public))
+                    assert_no_hidden_predictions(response.get_json(), viewer)
+                checked += len(received)
+            acting = sorted(table.to_act(loaded.state))
+            seat = rng.choice(acting)
+            if deep:  # an illegal command's error body must not leak either
+                foreign = sorted(full_deck - hands[seat] - played)
+                if foreign:
+                    bad = {"type": "play", "card": rng.choice(foreign)}
+                    response = client.post(f"/v1/games/{game_id}/commands", json=bad, headers=viewers[seat])
+                    assert response.status_code in (409, 422)
+                    secrets = full_deck - played - hands[seat] - {bad["card"]}
+                    assert not leaks(response.get_json(), secrets, public)
+                    assert seed not in response.get_data(as_text=True)
+            command = rng.choice(table.legal_commands(loaded.state, seat))
+            response = client.post(f"/v1/games/{game_id}/commands", json=command, headers=viewers[seat])
+            assert response.status_code == 200, response.get_json()
+            if not response.get_json()["view"]["status"] == "finished":
+                secrets = full_deck - {e.data["card"] for e in store.read(game_id) if e.type == "CardPlayed"} \
+                    - set(response.get_json()["view"]["game_state"].get("hand") or ())
+                assert not leaks(response.get_json(), secrets, public)
+            step += 1
+        if number < 3:  # SSE, redacted while running, is checked against the finished feed below
+            for viewer, headers in viewers.items():
+                streamed = sse_events(client, game_id, headers)
+                assert streamed and not any(e["redacted"] for e in streamed)
+        # After the end everything is public, including the seed.
+        final = client.get(f"/v1/games/{game_id}/events?limit=500").get_json()["events"]
+        assert final[-1]["type"] == "SeedRevealed" and final[-1]["data"]["seed"] == seed
+        assert not any(e["redacted"] for e in final)
+    assert checked > 0
+
+
+def assert_no_hidden_predictions(body, viewer):
+    """Scharfe Schoten: another seat's prediction stays hidden until all are revealed together."""
+    for event in body.get("events") or ():
+        if event["type"] == "PredictionMade" and event["data"].get("seat") != viewer:
+            assert "most" not in event["data"] and "fewest" not in event["data"], event
+    state = body.get("game_state") or {}
+    if "predictions" in state and not state.get("predictions_revealed"):
+        for seat, prediction in enumerate(state["predictions"]):
+            if seat != viewer:
+                assert set(prediction) == {"made"}, (seat, prediction)
+
+
+def test_sse_while_running_is_redacted_for_each_viewer(client, app):
+    body = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}, "seats": [{"kind": "human"}] * 3}
+    game_id = client.post("/v1/games", json=body).get_json()["id"]
+    tokens = {s: client.post(f"/v1/games/{game_id}/seats/{s}").get_json()["token"] for s in range(3)}
+    for seat, token in tokens.items():
+        deal = [e for e in sse_events(client, game_id, auth(token)) if e["type"] == "HandsDealt"][0]
+        hands = deal["data"]["hands"]
+        assert hands[seat] and all(h is None for i, h in enumerate(hands) if i != seat)
+    spectator = [e for e in sse_events(client, game_id, {}) if e["type"] == "HandsDealt"][0]
+    assert all(h is None for h in spectator["data"]["hands"])

@@ -1,0 +1,78 @@
+"""`stich serve` as a user runs it: a real server process, a real worker, a private Redis."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from stich.redis_server import free_port
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    data_dir = tmp_path_factory.mktemp("stich-data")
+    process = subprocess.Popen([sys.executable, "-m", "stich.cli", "serve", "--port", str(port),
+                                "--data-dir", str(data_dir)], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    started = time.monotonic()
+    url = None
+    for line in process.stdout:
+        if "serving on" in line:
+            url = f"http://127.0.0.1:{port}"
+            break
+        if time.monotonic() - started > 60:
+            break
+    assert url, "stich serve did not start"
+    yield {"url": url, "startup_s": time.monotonic() - started, "data_dir": data_dir}
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def test_serves_within_seconds_without_redis_url(server):
+    assert server["startup_s"] < 30
+    assert requests.get(server["url"] + "/v1/health", timeout=5).json() == {"status": "ok"}
+    assert (server["data_dir"] / "appendonlydir").exists() or any(server["data_dir"].iterdir())
+
+
+def test_one_human_and_two_worker_bots_play_to_the_end(server):
+    base = server["url"] + "/v1"
+    game = requests.post(base + "/games", json={
+        "game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]}).json()
+    token = requests.post(f"{base}/games/{game['id']}/seats/0").json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    rng = random.Random(1)
+    seq = 0
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        # Long-poll for anything new, then act if it is our turn.
+        requests.get(f"{base}/games/{game['id']}/events", params={"after": seq, "wait": 5}, headers=headers)
+        view = requests.get(f"{base}/games/{game['id']}/view", headers=headers).json()
+        seq = view["seq"]
+        if view["status"] == "finished":
+            break
+        if view["legal"]:
+            response = requests.post(f"{base}/games/{game['id']}/commands", json=rng.choice(view["legal"]),
+                                     headers={**headers, "If-Match": f'"{seq}"'})
+            assert response.status_code in (200, 412), response.text
+    assert view["status"] == "finished", view
+    events = requests.get(f"{base}/games/{game['id']}/events", params={"limit": 500}).json()["events"]
+    assert events[-1]["type"] == "SeedRevealed"
+    # The SSE stream replays the whole finished game and closes.
+    with requests.get(f"{base}/games/{game['id']}/events/stream", stream=True, timeout=30,
+                      headers={"Last-Event-ID": str(len(events) - 5)}) as stream:
+        ids = [int(line[4:]) for line in stream.iter_lines(decode_unicode=True) if line.startswith("id: ")]
+    assert ids == list(range(len(events) - 4, len(events) + 1))
