@@ -59,12 +59,12 @@ def run_system(table: Table, state: TableState, events: list[Event], seed_hex: s
     """Apply the system's commands (deals, the seed reveal) until none is due."""
     while (command := table.system_command(state, seed_hex)) is not None:
         new = table.decide(state, None, command)
-        events = events + new
+        events.extend(new)
         state = table.fold(state, new)
     return events, state
 
 
-def random_playout(game: Game, players: int, seed: int, rules: dict | None = None,
+def random_playout(game: Game, players: int, seed: int, rules: dict | None = None, preset_deals=None,
                    choose: Callable[[random.Random, int, list[dict]], dict] | None = None,
                    check: Callable[[TableState], None] | None = None,
                    max_moves: int = 100_000) -> tuple[Table, TableState, list[Event]]:
@@ -76,7 +76,7 @@ def random_playout(game: Game, players: int, seed: int, rules: dict | None = Non
     """
     rng = random.Random(seed)
     seed_hex = rng.randbytes(32).hex()
-    table, state, events = new_table(game, players, rules, seed_hex=seed_hex)
+    table, state, events = new_table(game, players, rules, preset_deals=preset_deals, seed_hex=seed_hex)
     moves = 0
     while state.status == "active":
         to_act = sorted(table.to_act(state))
@@ -87,7 +87,7 @@ def random_playout(game: Game, players: int, seed: int, rules: dict | None = Non
         command = choose(rng, seat, legal) if choose else rng.choice(legal)
         assert command in legal
         new = table.decide(state, seat, command)
-        events = events + new
+        events.extend(new)
         state = table.fold(state, new)
         events, state = run_system(table, state, events, seed_hex)
         if check:

@@ -1,0 +1,34 @@
+"""The README's quick start and walkthrough are true."""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+
+pytestmark = pytest.mark.e2e
+
+
+def test_walkthrough_plays_a_game_to_the_final_scores(server):
+    block = re.search(r"<!-- walkthrough -->\n```bash\n(.*?)```", README, re.S).group(1)
+    env = {**os.environ, "STICH": server["url"] + "/v1"}
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
+                            text=True, timeout=240)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    scores, seed = ast.literal_eval(lines[-2]), lines[-1]  # python reprs printed by the walkthrough
+    assert len(scores["totals"]) == 3 and sorted(scores["ranking"])[0] == 1
+    assert re.fullmatch(r"[0-9a-f]{64}", seed)
+
+
+def test_quick_start_test_command_is_what_ci_runs():
+    commands = re.findall(r"```bash\n(.*?)\n```", README, re.S)
+    install_and_serve, install_and_test = commands[0], commands[1]
+    assert install_and_serve.strip() == "pip install . && stich serve"
+    assert install_and_test.strip() in (ROOT / ".ci" / "run").read_text()
