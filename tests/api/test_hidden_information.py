@@ -40,7 +40,7 @@ def deck_scharwenzel(players):
 KINDS = {
     "scharfe-schoten": ((3, 4), {"rounds": 1}, deck_scharfe_schoten, {"super_trumps"}),
     "schafkopf": ((4,), {"deals": 1}, deck_schafkopf, set()),
-    "scharwenzel": ((4, 6, 8), {"deals": 1}, deck_scharwenzel, set()),
+    "scharwenzel": ((4, 6, 8), {"deals": 1}, deck_scharwenzel, {"order"}),  # trumps.order: the trump ranking
 }
 GAMES_PER_KIND = 12
 TOKEN = re.compile(r"[A-Za-z0-9]+")
@@ -101,7 +101,8 @@ def test_no_seat_sees_what_it_may_not(client, app, game, players, rules, deck, p
             deep = step % 7 == 0  # the whole feed and an illegal command now and then, views always
             for viewer, headers in viewers.items():
                 secrets = full_deck - played - (hands[viewer] if viewer is not None else set())
-                received = [client.get(f"/v1/games/{game_id}/view", headers=headers)]
+                received = [client.get(f"/v1/games/{game_id}/view", headers=headers),
+                            client.get(f"/v1/games/{game_id}", headers=headers)]
                 if deep:
                     received.append(client.get(f"/v1/games/{game_id}/events", headers=headers))
                     received.append(client.get(f"/v1/games/{game_id}/events?after={max(loaded.seq - 3, 0)}&wait=0.01",

@@ -1,0 +1,129 @@
+"""The announcement (SK-4): who wants to play, then the naming round.
+
+Round one, starting left of the dealer, every seat says ``pass`` ("Weiter")
+or ``play`` ("Ich spiele"; after an earlier ``play`` the same wish reads "Ich
+spiele auch" and promises a game above the Rufspiel, because a second
+Rufspiel could never win).
+
+Round two, the naming round, asks only the seats that said ``play``, in the
+same order. Each names a game that beats the standing highest, or withdraws
+("Weiter"). Because an earlier seat wins on equal rank, a later seat must
+name a strictly higher game; the legal list only offers games that could
+still win. The last seat still in cannot withdraw when nothing has been
+named, since he promised to play. When everybody has spoken the standing
+highest game is declared. Nobody saying ``play`` throws the deal in.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from .. import errors
+from ..event import Event
+from ..trick import seats_from
+from .cards import PLAYERS, SUITS
+from .game_types import CALLABLE_SUITS, GAME_TYPES, SUITED, contracts_for, outranks
+from .state import State
+
+CALLS = {"pass": "Weiter", "play": "Ich spiele", "play_too": "Ich spiele auch"}
+
+
+def speaking_order(state: State) -> list[int]:
+    return seats_from((state.dealer + 1) % PLAYERS, PLAYERS)
+
+
+def announcer(state: State) -> int:
+    return speaking_order(state)[len(state.announcements)]
+
+
+def _someone_plays(state: State) -> bool:
+    return any(intent == "play" for _, intent in state.announcements)
+
+
+def can_play(state: State, seat: int) -> bool:
+    options = contracts_for(state.hands[seat], state.config.allowed_games)
+    if _someone_plays(state):
+        return any(outranks(game, "rufspiel") for game, _ in options)
+    return bool(options)
+
+
+def announce_commands(state: State, seat: int) -> list[dict]:
+    out = [{"type": "announce", "intent": "pass"}]
+    if can_play(state, seat):
+        out.append({"type": "announce", "intent": "play"})
+    return out
+
+
+def decide_announce(state: State, seat: int, command: Mapping) -> list[Event]:
+    intent = command.get("intent")
+    if intent not in ("pass", "play"):
+        raise errors.InvalidCommand("intent must be 'pass' or 'play'")
+    if intent == "play" and not can_play(state, seat):
+        if _someone_plays(state):
+            raise errors.IllegalChoice("after an earlier 'Ich spiele' only a game above the Rufspiel can win")
+        raise errors.IllegalChoice("no game this table allows can be named with this hand (blocked)")
+    call = CALLS["play_too" if intent == "play" and _someone_plays(state) else intent]
+    return [Event("AnnouncementMade", {"seat": seat, "intent": intent, "call": call})]
+
+
+def nameable(state: State, seat: int) -> list[tuple[str, str | None]]:
+    options = contracts_for(state.hands[seat], state.config.allowed_games)
+    if state.best is None:
+        return options
+    return [(game, suit) for game, suit in options if outranks(game, state.best[1])]
+
+
+def may_withdraw(state: State) -> bool:
+    return state.best is not None or len(state.namers) > 1
+
+
+def naming_commands(state: State, seat: int) -> list[dict]:
+    out = []
+    for game, suit in nameable(state, seat):
+        command = {"type": "name_game", "game": game}
+        if suit is not None:
+            command["suit"] = suit
+        out.append(command)
+    if may_withdraw(state):
+        out.append({"type": "withdraw"})
+    return out
+
+
+def decide_name(state: State, seat: int, command: Mapping) -> list[Event]:
+    game, suit = command.get("game"), command.get("suit")
+    if game not in GAME_TYPES:
+        raise errors.InvalidCommand(f"unknown game {game!r}")
+    if game in SUITED and suit is None:
+        raise errors.InvalidCommand(f"{game} needs a suit")
+    if game not in SUITED and suit is not None:
+        raise errors.InvalidCommand(f"{game} takes no suit")
+    if suit is not None and suit not in SUITS:
+        raise errors.InvalidCommand(f"unknown suit {suit!r}; one of {list(SUITS)}")
+    if game not in state.config.allowed_games:
+        raise errors.IllegalChoice(f"{game} is not played at this table")
+    if (game, suit) not in nameable(state, seat):
+        if game == "rufspiel" and suit not in CALLABLE_SUITS:
+            raise errors.IllegalChoice("only the Ace of Eichel, Gras or Schellen can be called")
+        if game == "rufspiel":
+            raise errors.IllegalChoice(f"cannot call {suit}A: you need a {suit} card and not its Ace")
+        if state.best is not None:
+            raise errors.IllegalChoice(f"{game} does not beat the {state.best[1]} already named")
+        raise errors.IllegalChoice(f"{game} needs all four Obers and Unters")
+    events = [Event("GameNamed", {"seat": seat, "game": game, "suit": suit})]
+    if len(state.namers) == 1:
+        events.append(_declared(seat, game, suit))
+    return events
+
+
+def decide_withdraw(state: State, seat: int) -> list[Event]:
+    if not may_withdraw(state):
+        raise errors.IllegalChoice("you said 'Ich spiele' and nobody else is left: name your game")
+    events = [Event("PlayWithdrawn", {"seat": seat})]
+    if len(state.namers) == 1:
+        declarer, game, suit = state.best
+        events.append(_declared(declarer, game, suit))
+    return events
+
+
+def _declared(declarer: int, game: str, suit: str | None) -> Event:
+    return Event("GameDeclared", {"declarer": declarer, "game": game, "suit": suit,
+                                  "called_ace": suit + "A" if game == "rufspiel" else None})

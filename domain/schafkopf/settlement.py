@@ -1,0 +1,113 @@
+"""Settlement of a played deal: card points, SK-7 goals, SK-9 Laufende, SK-8 prices.
+
+Partner game (Rufspiel): each loser pays one winner the game value. Lone
+games: each of the three opponents pays the lone player the value, or is
+paid it by him. Every deal's payments therefore sum to zero.
+"""
+from __future__ import annotations
+
+from .cards import PLAYERS, total_points
+from .game_types import TARIFF_OF, TOUTS, goal, order
+from .ruleset import Config
+from .state import Contract, Settlement
+
+WIN = 61
+DECLARER_SCHNEIDER = 91  # the declarers win Schneider with 91+
+DEFENDER_SCHNEIDER = 90  # the defenders need only 90 (SK-7's asymmetry)
+
+
+def laufende(dealt: tuple[tuple[str, ...], ...], contract: Contract, declarers: tuple[int, ...]) -> int:
+    """SK-9: the unbroken run of top trumps held by one side (with or without)."""
+    trumps = order(contract.game, contract.suit).trumps
+    if not trumps:
+        return 0
+    held = set(card for seat in declarers for card in dealt[seat])
+    side = trumps[0] in held
+    run = 0
+    for card in trumps:
+        if (card in held) != side:
+            break
+        run += 1
+    return run
+
+
+def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, config: Config) -> Settlement:
+    declarers = tuple(sorted({contract.declarer} | ({partner} if partner is not None else set())))
+    taken = [0, 0]  # tricks: declaring side, defenders
+    points = [0, 0]
+    for winner, trick in tricks:
+        side = 0 if winner in declarers else 1
+        taken[side] += 1
+        points[side] += total_points(trick.cards)
+    kind = goal(contract.game)
+    tariff = config.tariff(TARIFF_OF[contract.game])
+    schneider = schwarz = False
+    runs = 0
+    if kind == "no_tricks":  # Bettel: no points, no Laufende
+        won = taken[0] == 0
+        value = tariff.base
+    elif kind == "all_tricks":  # Tout and Sie: no Schneider/Schwarz, Laufende doubled with the base
+        won = taken[1] == 0
+        runs = laufende(dealt, contract, declarers)
+        if runs < tariff.laufende_min:
+            runs = 0
+        factor = config.tout_factor if contract.game in TOUTS else config.sie_factor
+        value = (tariff.base + runs * tariff.laufende) * factor
+    else:
+        won = points[0] >= WIN
+        schneider = points[0] >= DECLARER_SCHNEIDER if won else points[1] >= DEFENDER_SCHNEIDER
+        schwarz = taken[1] == 0 if won else taken[0] == 0
+        runs = laufende(dealt, contract, declarers)
+        if runs < tariff.laufende_min:
+            runs = 0
+        value = (tariff.base + (tariff.schneider if schneider else 0)
+                 + (tariff.schwarz if schwarz else 0) + runs * tariff.laufende)
+    sign = 1 if won else -1
+    payments = []
+    for seat in range(PLAYERS):
+        if seat in declarers:
+            # A lone player collects from (or pays) all three opponents.
+            share = value if len(declarers) == 2 else value * (PLAYERS - 1)
+            payments.append(sign * share)
+        else:
+            payments.append(-sign * value)
+    return Settlement(deal=deal, game=contract.game, declarers=declarers,
+                      card_points=(points[0], points[1]), tricks=(taken[0], taken[1]),
+                      won=won, schneider=schneider, schwarz=schwarz, laufende=runs,
+                      value=value, payments=tuple(payments))
+
+
+def thrown_in(deal: int) -> Settlement:
+    return Settlement(deal=deal, game=None, declarers=(), card_points=(0, 0), tricks=(0, 0),
+                      won=False, schneider=False, schwarz=False, laufende=0, value=0,
+                      payments=(0,) * PLAYERS)
+
+
+def to_json(settlement: Settlement, contract: Contract | None = None) -> dict:
+    out = {
+        "deal": settlement.deal,
+        "game": settlement.game,
+        "declarers": list(settlement.declarers),
+        "card_points": {"declarers": settlement.card_points[0], "defenders": settlement.card_points[1]},
+        "tricks": {"declarers": settlement.tricks[0], "defenders": settlement.tricks[1]},
+        "won": settlement.won,
+        "schneider": settlement.schneider,
+        "schwarz": settlement.schwarz,
+        "laufende": settlement.laufende,
+        "value": settlement.value,
+        "payments": list(settlement.payments),
+    }
+    if contract is not None:
+        out["declarer"] = contract.declarer
+        out["suit"] = contract.suit
+    return out
+
+
+def from_json(data: dict) -> Settlement:
+    return Settlement(
+        deal=data["deal"], game=data["game"], declarers=tuple(data["declarers"]),
+        card_points=(data["card_points"]["declarers"], data["card_points"]["defenders"]),
+        tricks=(data["tricks"]["declarers"], data["tricks"]["defenders"]),
+        won=data["won"], schneider=data["schneider"], schwarz=data["schwarz"],
+        laufende=data["laufende"], value=data["value"], payments=tuple(data["payments"]),
+    )

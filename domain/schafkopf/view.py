@@ -1,0 +1,51 @@
+"""What one seat (or a spectator, ``seat=None``) may see of the state.
+
+While the session runs a seat sees its own hand and public facts only: the
+announcement, the declared game, who the partner is once the called Ace has
+fallen (the partner himself knows it from his own hand), the current and the
+last trick and how many tricks each seat took. Card points of a deal are
+public only once it is settled. After the session everything is shown.
+"""
+from __future__ import annotations
+
+from .cards import PLAYERS, sort_hand
+from .settlement import to_json as settlement_json
+from .state import DEALING, FINISHED, State
+
+
+def view(state: State, seat: int | None, finished: bool) -> dict:
+    contract = state.contract
+    partner = None
+    if contract is not None and state.partner is not None:
+        if state.partner_revealed or seat == state.partner or finished:
+            partner = state.partner
+    tricks_taken = [0] * PLAYERS
+    for winner, _ in state.tricks:
+        tricks_taken[winner] += 1
+    last_settled = state.settlements[-1] if state.settlements else None
+    settled_now = state.phase in (DEALING, FINISHED) and last_settled is not None
+    out = {
+        "phase": state.phase,
+        "deal": state.deal,
+        "deals": state.config.deals,
+        "deals_counted": state.deals_counted,
+        "dealer": state.dealer,
+        "hand": list(sort_hand(state.hands[seat])) if seat is not None and state.hands else None,
+        "hand_sizes": [len(hand) for hand in state.hands] if state.hands else [0] * PLAYERS,
+        "announcements": [{"seat": s, "intent": intent} for s, intent in state.announcements],
+        "naming": [{"seat": s, "game": game, "suit": suit} if game else {"seat": s, "withdrew": True}
+                   for s, game, suit in state.naming],
+        "declared": contract.to_json() if contract is not None else None,
+        "partner": partner,
+        "current_trick": state.trick.to_json() if state.trick is not None else None,
+        "last_trick": state.last_trick.to_json() if state.last_trick is not None else None,
+        "tricks_taken": tricks_taken,
+        "card_points": (settlement_json(last_settled)["card_points"]
+                        if settled_now and last_settled.game is not None else None),
+        "last_deal": settlement_json(last_settled) if last_settled is not None else None,
+        "totals": list(state.totals),
+    }
+    if finished:
+        out["hands"] = [list(hand) for hand in state.dealt]
+        out["tricks"] = [{"winner": w, **t.to_json()} for w, t in state.tricks]
+    return out
