@@ -7,6 +7,9 @@ late jobs are harmless; the append's expected seq and the idempotency key
 """
 from __future__ import annotations
 
+import os
+import time
+
 from domain.bots import random_bot
 from domain.errors import RuleViolation
 from eventstore.handler import CommandHandler, Contention, StaleSeq, UnknownGame
@@ -15,10 +18,13 @@ POLICIES = {"random": random_bot.choose}
 
 
 def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | None = None) -> str:
-    if handler is None:
+    if handler is None:  # an RQ job in a worker process
         from .context import current_handler
 
         handler = current_handler()
+        think_ms = int(os.environ.get("STICH_BOT_THINK_MS", "0"))
+        if think_ms:  # a pause so humans can follow the bots' moves
+            time.sleep(think_ms / 1000)
     try:
         loaded = handler.load(game_id)
     except UnknownGame:

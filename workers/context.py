@@ -49,9 +49,13 @@ def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None
 _runtime: Runtime | None = None
 
 
-def current_handler() -> CommandHandler:
-    """The worker process's handler (events on REDIS_URL, queue on QUEUE_URL)."""
+def current_runtime() -> Runtime:
+    """The worker process's runtime (events on REDIS_URL, queue on QUEUE_URL)."""
     global _runtime
     if _runtime is None:
         _runtime = build_runtime(os.environ["REDIS_URL"], queue_url=os.environ.get("QUEUE_URL"))
-    return _runtime.handler
+    return _runtime
+
+
+def current_handler() -> CommandHandler:
+    return current_runtime().handler

@@ -1,24 +1,34 @@
-"""The RQ worker entry point (``stich worker``).
+"""The RQ worker entry point (``stich worker``), with its sweeper thread.
 
 A ``SimpleWorker`` runs jobs in its own process instead of forking one per job:
 a bot turn is a few milliseconds of work, and a fork would cost more than the
 turn. Job functions re-read the game, so nothing is lost if a worker dies
-mid-job; a later append or the sweeper queues the turn again.
+mid-job: the sweeper of any live worker queues the turn again.
 """
 from __future__ import annotations
 
 import logging
 import os
+import threading
 
-import redis
 from rq import SimpleWorker
 
-from .dispatch import QUEUE_NAME
+from .context import current_runtime
+from .sweeper import Sweeper
 
 
 def run(burst: bool = False) -> None:
-    logging.basicConfig(level=os.environ.get("STICH_LOG_LEVEL", "WARNING"))
-    url = os.environ.get("QUEUE_URL") or os.environ["REDIS_URL"]
-    connection = redis.Redis.from_url(url)
-    worker = SimpleWorker([os.environ.get("STICH_QUEUE", QUEUE_NAME)], connection=connection)
-    worker.work(burst=burst, logging_level=os.environ.get("STICH_LOG_LEVEL", "WARNING"), with_scheduler=False)
+    level = os.environ.get("STICH_LOG_LEVEL", "WARNING")
+    logging.basicConfig(level=level)
+    runtime = current_runtime()
+    stop = threading.Event()
+    if not burst:
+        sweeper = Sweeper(runtime.handler, runtime.index, runtime.queue,
+                          idle_after=float(os.environ.get("STICH_SWEEP_AFTER", "3")))
+        interval = float(os.environ.get("STICH_SWEEP_INTERVAL", "1"))
+        threading.Thread(target=sweeper.run_forever, args=(interval, stop), daemon=True, name="sweeper").start()
+    worker = SimpleWorker([runtime.queue], connection=runtime.queue.connection)
+    try:
+        worker.work(burst=burst, logging_level=level, with_scheduler=False)
+    finally:
+        stop.set()
