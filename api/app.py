@@ -5,28 +5,33 @@ import logging
 import os
 
 from flask import Flask
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from domain.errors import InvalidSetup
 from eventstore.handler import Contention, UnknownGame
 from workers.context import build_runtime
 
 from .problems import Problem, problem_response
+from .ratelimit import Limits, RateLimiter
 
 log = logging.getLogger("stich.api")
 
 
 def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | None = None,
-               max_body_bytes: int = 64 * 1024) -> Flask:
+               max_body_bytes: int = 64 * 1024, limits: Limits | None = None) -> Flask:
     """``bots='inline'`` plays bot turns inside the request (tests, single process);
-    ``'rq'`` queues them for ``stich worker`` processes."""
+    ``'rq'`` queues them for ``stich worker`` processes. ``limits`` are the write
+    rate limits (None: none, as in tests; the WSGI entry point reads them from
+    the environment)."""
     redis_url = redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
         raise RuntimeError("create_app needs a Redis URL (REDIS_URL); `stich serve` starts a private one")
     app = Flask("stich")
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
     app.json.sort_keys = False
-    app.extensions["stich"] = build_runtime(redis_url, bots=bots, queue_url=queue_url or os.environ.get("QUEUE_URL"))
+    runtime = build_runtime(redis_url, bots=bots, queue_url=queue_url or os.environ.get("QUEUE_URL"))
+    app.extensions["stich"] = runtime
+    app.extensions["stich.limiter"] = RateLimiter(runtime.store.redis, limits or Limits())
 
     from .feed import feed
     from .games import games
@@ -56,7 +61,10 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
         codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
                  400: "bad_request", 415: "unsupported_media_type"}
         code = codes.get(exc.code, "http_error")
-        return problem_response(exc.code or 500, code, exc.description or code)
+        headers = None
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            headers = {"Allow": ", ".join(sorted(exc.valid_methods))}  # RFC 9110: 405 lists the methods
+        return problem_response(exc.code or 500, code, exc.description or code, headers=headers)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):

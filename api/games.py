@@ -8,8 +8,8 @@ from eventstore.handler import Loaded, StaleSeq
 
 from .auth import bearer_token, new_token, token_hash
 from .commands import command_schemas
-from .http import (game_response, idempotency_key, if_match, int_arg, json_body, runtime, validate,
-                   viewer_seat)
+from .http import (game_response, idempotency_key, if_match, int_arg, json_body, limit_writes, runtime,
+                   validate, viewer_seat)
 from .problems import Problem
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
 
@@ -33,6 +33,7 @@ def health():
 
 @games.post("/games")
 def create_game():
+    limit_writes()
     body = validate(CreateGameSchema(), json_body())
     outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
                                        body.get("seats"), body.get("preset_deals"))
@@ -59,6 +60,7 @@ def get_game(game_id: str):
 
 @games.post("/games/<game_id>/seats/<int:seat>")
 def take_seat(game_id: str, seat: int):
+    limit_writes()
     body = validate(TakeSeatSchema(), json_body(required=False))
     rt = runtime()
     loaded = rt.handler.load(game_id)
@@ -99,7 +101,7 @@ def view(game_id: str):
 
 @games.post("/games/<game_id>/commands")
 def post_command(game_id: str):
-    bearer_token(required=True)
+    limit_writes(bearer_token(required=True))
     rt = runtime()
     loaded = rt.handler.load(game_id)
     seat = viewer_seat(game_id, required=True)

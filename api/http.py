@@ -6,7 +6,7 @@ import json
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 
-from .auth import bearer_token, seat_for_token
+from .auth import bearer_token, seat_for_token, token_hash
 from .problems import Problem
 
 
@@ -25,7 +25,7 @@ def json_body(required: bool = True):
         raise Problem(415, "unsupported_media_type", "send the body as application/json")
     try:
         return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
         raise Problem(400, "malformed_json", f"the body is not valid JSON: {exc}")
 
 
@@ -51,7 +51,7 @@ def if_match() -> int | None:
     if raw is None:
         return None
     value = raw.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):  # str.isdigit() also accepts '²', which int() rejects
         raise Problem(400, "bad_if_match", "If-Match must be a game seq, e.g. If-Match: \"12\"")
     return int(value)
 
@@ -98,3 +98,8 @@ def float_arg(name: str, default: float, low: float, high: float) -> float:
     if not low <= value <= high:
         raise Problem(422, "validation_error", f"{name} must be {low}..{high}", errors={name: ["out of range"]})
     return value
+
+
+def limit_writes(token: str | None = None) -> None:
+    """Count a write against the caller's address (and seat token); 429 past the limit."""
+    current_app.extensions["stich.limiter"].check(request.remote_addr, token_hash(token) if token else None)

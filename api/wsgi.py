@@ -1,4 +1,9 @@
-"""WSGI entry point for gunicorn: ``gunicorn api.wsgi:app`` (reads REDIS_URL)."""
-from .app import create_app
+"""WSGI entry point for gunicorn: ``gunicorn api.wsgi:app``.
 
-app = create_app()
+Reads REDIS_URL (and QUEUE_URL), and the write rate limits from
+STICH_RATE_LIMIT_TOKEN / STICH_RATE_LIMIT_ADDRESS / STICH_RATE_LIMIT_WINDOW.
+"""
+from .app import create_app
+from .ratelimit import Limits
+
+app = create_app(limits=Limits.from_env())
