@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import os
 
+import redis
 from flask import Flask
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
@@ -55,6 +56,15 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     @app.errorhandler(Contention)
     def _contention(exc: Contention):
         return problem_response(503, "contention", str(exc), headers={"Retry-After": "1"})
+
+    @app.errorhandler(redis.exceptions.ConnectionError)
+    @app.errorhandler(redis.exceptions.TimeoutError)
+    def _storage_down(exc: Exception):
+        # Nothing was acknowledged: a command whose append did not answer may
+        # or may not have landed, which a retry with the same Idempotency-Key settles.
+        log.warning("storage unavailable: %s", exc)
+        return problem_response(503, "storage_unavailable", "the event store is unavailable; retry with the same "
+                                "Idempotency-Key", headers={"Retry-After": "1"})
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

@@ -108,6 +108,11 @@ class PrivateRedis:
             self.process.kill()
             self.process.wait()
 
+    def restart(self, timeout: float = 10.0) -> "PrivateRedis":
+        """Start again on the same port from the same data directory (after a kill)."""
+        self.kill()
+        return self.start(timeout)
+
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()
