@@ -45,3 +45,15 @@ def app(redis_url):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def cluster_url():
+    """A local 3-master Redis Cluster on loopback ports (same server binary)."""
+    from stich.cluster import LocalCluster
+
+    cluster = LocalCluster(masters=3).start()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()

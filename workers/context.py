@@ -13,6 +13,7 @@ from rq import Queue
 
 from domain.registry import all_games
 from domain.table import Table
+from eventstore.connection import CLUSTER_SCHEME, connect
 from eventstore.handler import CommandHandler
 from eventstore.index import GameIndex
 from eventstore.store import EventStore
@@ -31,15 +32,18 @@ class Runtime:
 def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None,
                   queue_name: str | None = None) -> Runtime:
     """``bots``: ``rq`` (jobs for workers) or ``inline`` (run in this process)."""
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     store = EventStore(client)
     index = GameIndex(client)
     queue = None
     if bots == "inline":
         dispatcher = InlineDispatcher()
     else:
+        queue_url = queue_url or redis_url
+        if queue_url.startswith(CLUSTER_SCHEME):
+            raise ValueError("RQ needs a plain Redis: set QUEUE_URL when REDIS_URL is a cluster")
         queue = Queue(queue_name or os.environ.get("STICH_QUEUE", QUEUE_NAME),
-                      connection=redis.Redis.from_url(queue_url or redis_url))
+                      connection=redis.Redis.from_url(queue_url))
         dispatcher = RQDispatcher(queue)
     handler = CommandHandler(store, Table(all_games()), listeners=[index, dispatcher])
     dispatcher.handler = handler

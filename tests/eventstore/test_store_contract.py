@@ -13,9 +13,14 @@ from eventstore.keys import GameKeys
 from eventstore.store import EventStore
 
 
-@pytest.fixture
-def store(redis_client):
-    return EventStore(redis_client)
+@pytest.fixture(params=["single", "cluster"])
+def store(request, redis_client):
+    """The same contract on one server and on a 3-master Redis Cluster."""
+    if request.param == "single":
+        return EventStore(redis_client)
+    from eventstore.connection import connect
+
+    return EventStore(connect(request.getfixturevalue("cluster_url")))
 
 
 @pytest.fixture
@@ -49,9 +54,9 @@ class TestAppend:
         assert (again.first_seq, again.last_seq) == (first.first_seq, first.last_seq) == (2, 3)
         assert store.seq(game_id) == 3
 
-    def test_idempotency_key_is_kept_permanently(self, store, game_id, redis_client):
+    def test_idempotency_key_is_kept_permanently(self, store, game_id):
         store.append(game_id, [payload(1)], expected_seq=0, idempotency_key="k")
-        assert redis_client.ttl(GameKeys(game_id).idem) == -1  # no expiry
+        assert store.redis.ttl(GameKeys(game_id).idem) == -1  # no expiry
 
     def test_append_at_any_seq(self, store, game_id):
         store.append(game_id, [payload(1)], expected_seq=None)
