@@ -12,6 +12,7 @@ from domain.errors import InvalidSetup
 from eventstore.handler import Contention, UnknownGame
 from workers.context import build_runtime
 
+from .auth import CredentialCache
 from .problems import Problem, problem_response
 from .ratelimit import Limits, RateLimiter
 
@@ -33,6 +34,7 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     runtime = build_runtime(redis_url, bots=bots, queue_url=queue_url or os.environ.get("QUEUE_URL"))
     app.extensions["stich"] = runtime
     app.extensions["stich.limiter"] = RateLimiter(runtime.store.redis, limits or Limits())
+    app.extensions["stich.credentials"] = CredentialCache(runtime.store.seat_credentials)
 
     from .feed import feed
     from .games import games

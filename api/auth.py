@@ -14,6 +14,7 @@ from flask import request
 from .problems import Problem
 
 TOKEN_PREFIX = "st_"
+CHALLENGE = {"WWW-Authenticate": 'Bearer realm="stich"'}  # RFC 9110: every 401 names its scheme
 
 
 def new_token() -> str:
@@ -28,11 +29,12 @@ def bearer_token(required: bool) -> str | None:
     header = request.headers.get("Authorization")
     if not header:
         if required:
-            raise Problem(401, "missing_token", "send the seat token as 'Authorization: Bearer <token>'")
+            raise Problem(401, "missing_token", "send the seat token as 'Authorization: Bearer <token>'",
+                          headers=CHALLENGE)
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "missing_token", "the Authorization header must be 'Bearer <token>'")
+        raise Problem(401, "missing_token", "the Authorization header must be 'Bearer <token>'", headers=CHALLENGE)
     return token.strip()
 
 
@@ -46,3 +48,31 @@ def seat_for_token(credentials: dict[int, str], token: str) -> int:
     if found is None:
         raise Problem(403, "invalid_token", "this token does not belong to a seat of this game")
     return found
+
+
+class CredentialCache:
+    """Seat token hashes per game, cached in this process.
+
+    A seat's hash never changes once its token was handed out (a claim that
+    failed is deleted, but its token was never given to anyone), so a cached
+    hash is always valid; a token that matches nothing cached makes us re-read
+    Redis once before answering 403, which picks up seats taken since.
+    """
+
+    def __init__(self, load, size: int = 1024):
+        self._load = load  # game_id -> {seat: hash}
+        self._size = size
+        self._cache: dict[str, dict[int, str]] = {}
+
+    def seat(self, game_id: str, token: str) -> int:
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            try:
+                return seat_for_token(cached, token)
+            except Problem:
+                pass
+        fresh = self._load(game_id)
+        if len(self._cache) >= self._size:
+            self._cache.pop(next(iter(self._cache)), None)
+        self._cache[game_id] = fresh
+        return seat_for_token(fresh, token)

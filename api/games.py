@@ -34,7 +34,7 @@ def health():
 @games.post("/games")
 def create_game():
     limit_writes()
-    body = validate(CreateGameSchema(), json_body())
+    body = validate(_instance(CreateGameSchema), json_body())
     outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
                                        body.get("seats"), body.get("preset_deals"))
     return game_response(summary(outcome.loaded), outcome.loaded.seq, 201,
@@ -61,7 +61,7 @@ def get_game(game_id: str):
 @games.post("/games/<game_id>/seats/<int:seat>")
 def take_seat(game_id: str, seat: int):
     limit_writes()
-    body = validate(TakeSeatSchema(), json_body(required=False))
+    body = validate(_instance(TakeSeatSchema), json_body(required=False))
     rt = runtime()
     loaded = rt.handler.load(game_id)
     seats = loaded.state.seats
@@ -103,7 +103,7 @@ def view(game_id: str):
 def post_command(game_id: str):
     limit_writes(bearer_token(required=True))
     rt = runtime()
-    loaded = rt.handler.load(game_id)
+    loaded = rt.handler.load(game_id, fresh=False)  # only its game's name is needed here
     seat = viewer_seat(game_id, required=True)
     command = parse_command(loaded, json_body())
     expected = if_match()
@@ -131,11 +131,22 @@ def post_command(game_id: str):
 
 def parse_command(loaded: Loaded, raw) -> dict:
     """Check the command's shape against its game's schema (422 on a bad shape)."""
-    envelope = validate(CommandEnvelopeSchema(), raw)
+    envelope = validate(_instance(CommandEnvelopeSchema), raw)
     game = loaded.state.game.name
     schemas = command_schemas(game)
     schema = schemas.get(envelope["type"])
     if schema is None:
         raise Problem(422, "unknown_command", f"{game} has no command {envelope['type']!r}; "
                       f"its commands are {sorted(schemas)}", errors={"type": ["unknown command"]})
-    return validate(schema(), raw)
+    return validate(_instance(schema), raw)
+
+
+_instances: dict[type, object] = {}
+
+
+def _instance(schema_class):
+    """Schema instances are reusable for ``load``; building one per request costs more than the check."""
+    instance = _instances.get(schema_class)
+    if instance is None:
+        instance = _instances[schema_class] = schema_class()
+    return instance

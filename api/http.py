@@ -6,7 +6,7 @@ import json
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 
-from .auth import bearer_token, seat_for_token, token_hash
+from .auth import bearer_token, token_hash
 from .problems import Problem
 
 
@@ -43,7 +43,7 @@ def viewer_seat(game_id: str, required: bool) -> int | None:
     token = bearer_token(required)
     if token is None:
         return None
-    return seat_for_token(runtime().store.seat_credentials(game_id), token)
+    return current_app.extensions["stich.credentials"].seat(game_id, token)
 
 
 def if_match() -> int | None:
@@ -51,7 +51,8 @@ def if_match() -> int | None:
     if raw is None:
         return None
     value = raw.strip().removeprefix("W/").strip('"')
-    if not (value.isascii() and value.isdigit()):  # str.isdigit() also accepts '²', which int() rejects
+    # ASCII digits only ('²'.isdigit() is True but int() rejects it); a seq has at most 16 digits.
+    if not (value.isascii() and value.isdigit()) or len(value) > 16:
         raise Problem(400, "bad_if_match", "If-Match must be a game seq, e.g. If-Match: \"12\"")
     return int(value)
 

@@ -1,0 +1,1 @@
+"""stich's benchmark: ``python -m bench [--short]``. See README "Performance"."""

@@ -1,0 +1,197 @@
+"""``python -m bench [--short] [--duration S] [--clients N]``
+
+Starts its own private Redis (AOF, fsync always, as ``stich serve``), a
+gunicorn server with N workers serving the API plus two baselines, RQ workers,
+and a load generator in separate processes; measures everything in one run;
+writes ``bench/results/<time>.json`` and prints a table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import subprocess
+import sys
+import time
+import urllib.request
+from datetime import datetime, timezone
+from pathlib import Path
+
+from stich.redis_server import PrivateRedis, free_port
+
+from . import load, measure
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Progress:
+    def __init__(self, phases: int):
+        self.phases, self.current, self.started = phases, 0, time.monotonic()
+
+    def phase(self, name: str) -> None:
+        self.current += 1
+        self.say(f"[{self.current}/{self.phases}] {name}")
+
+    def say(self, text: str) -> None:
+        print(f"  {time.monotonic() - self.started:6.1f}s  {text}", file=sys.stderr, flush=True)
+
+
+def start_server(redis_url: str, port: int, http_workers: int, threads: int, bot_workers: int):
+    env = {**os.environ, "REDIS_URL": redis_url, "STICH_RATE_LIMIT_TOKEN": "0", "STICH_RATE_LIMIT_ADDRESS": "0",
+           "STICH_BOT_THINK_MS": "0", "STICH_LOG_LEVEL": "ERROR"}
+    env.pop("QUEUE_URL", None)
+    gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
+                                 "--workers", str(http_workers), "--worker-class", "gthread", "--threads", str(threads),
+                                 "--timeout", "0", "--log-level", "error", "bench.app:app"], env=env, cwd=ROOT)
+    workers = [subprocess.Popen([sys.executable, "-m", "stich.cli", "worker"], env=env, cwd=ROOT)
+               for _ in range(bot_workers)]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/health", timeout=1):
+                return gunicorn, workers
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the benchmark server did not start")
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        text = (task / "children").read_text().split() if (task / "children").exists() else []
+        found += [int(c) for c in text]
+    return found
+
+
+def peak_rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def run_phase(phase: str, port: int, clients: int, procs: int, duration: float) -> dict:
+    per_proc = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
+    with multiprocessing.Pool(procs) as pool:
+        results = pool.starmap(load.run, [(phase, "127.0.0.1", port, n, duration, i) for i, n in enumerate(per_proc) if n])
+    latencies = [x for r in results for x in r["latencies"]]
+    return {"requests": len(latencies), "failures": sum(r["failures"] for r in results),
+            "per_s": len(latencies) / duration,
+            "p50_ms": measure.percentile(latencies, 50) * 1000 if latencies else None,
+            "p95_ms": measure.percentile(latencies, 95) * 1000 if latencies else None,
+            "p99_ms": measure.percentile(latencies, 99) * 1000 if latencies else None}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--short", action="store_true", help="a smoke run in under 2 minutes")
+    parser.add_argument("--duration", type=float, help="seconds per throughput phase (default 20, short 6)")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent simulated clients")
+    parser.add_argument("--procs", type=int, default=2, help="load generator processes")
+    parser.add_argument("--http-workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=8, help="threads per HTTP worker")
+    parser.add_argument("--bot-workers", type=int, default=1)
+    parser.add_argument("--bot-samples", type=int, help="bot answers to time (default 200, short 40)")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    args = parser.parse_args(argv)
+    duration = args.duration or (6.0 if args.short else 20.0)
+    bot_samples = args.bot_samples or (40 if args.short else 200)
+    lengths = (50, 500, 5000)
+
+    progress = Progress(7)
+    redis_server = PrivateRedis(fsync="always").start()
+    port = free_port()
+    gunicorn = workers = None
+    result = {"started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+              "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+              "config": {"short": args.short, "duration_s": duration, "clients": args.clients, "procs": args.procs,
+                         "http_workers": args.http_workers, "threads": args.threads, "bot_workers": args.bot_workers,
+                         "redis_fsync": "always"}}
+    try:
+        progress.phase("starting the private Redis, gunicorn and the bot workers")
+        gunicorn, workers = start_server(redis_server.url, port, args.http_workers, args.threads, args.bot_workers)
+        load.run("a", "127.0.0.1", port, 2, 1.0, 0)  # warm up connections and imports
+        for name, key in (("baseline A: bare Flask JSON", "baseline_a"),
+                          ("baseline B: marshmallow + one XADD", "baseline_b"),
+                          ("moves: whole games, view then command", "moves")):
+            progress.phase(f"{name} — {args.clients} clients for {duration:.0f}s")
+            result[key] = run_phase(key.removeprefix("baseline_") if key != "moves" else "moves",
+                                    port, args.clients, args.procs, duration)
+            progress.say(f"{result[key]['per_s']:.0f}/s, p99 {result[key]['p99_ms'] or 0:.1f} ms")
+        result["ratios"] = {"moves_over_a": result["moves"]["per_s"] / result["baseline_a"]["per_s"],
+                            "moves_over_b": result["moves"]["per_s"] / result["baseline_b"]["per_s"]}
+        progress.phase(f"bot turn latency over {bot_samples} answers")
+        result["bot_latency"] = measure.bot_latency("127.0.0.1", port, bot_samples, progress.say)
+        progress.phase("load cost against game length " + "/".join(map(str, lengths)))
+        result["load_cost"] = measure.load_cost(redis_server.url, lengths, repeats=10 if args.short else 30,
+                                                progress=progress.say)
+        progress.phase("memory per finished game and peak RSS")
+        result["memory"] = measure.memory_per_game(redis_server.url)
+        api_pids = children(gunicorn.pid)
+        result["peak_rss_mb"] = {"api_workers": [peak_rss_mb(p) for p in api_pids],
+                                 "bot_workers": [peak_rss_mb(w.pid) for w in workers]}
+    finally:
+        for process in [gunicorn, *(workers or [])]:
+            if process and process.poll() is None:
+                process.terminate()
+        for process in [gunicorn, *(workers or [])]:
+            if process:
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        redis_server.stop()
+    load_50 = result["load_cost"]["50"]["load_ms_median"]
+    load_5000 = result["load_cost"]["5000"]["load_ms_median"]
+    result["targets"] = {
+        "moves_over_b>=0.5": result["ratios"]["moves_over_b"] >= 0.5,
+        "move_p99<=25ms": (result["moves"]["p99_ms"] or 1e9) <= 25,
+        "load_5000/load_50<=1.5": load_5000 / load_50 <= 1.5,
+        "bot_p50<=50ms": result["bot_latency"]["p50_ms"] <= 50,
+        "redis/export<=1.5": all(m["redis_over_export"] <= 1.5 for m in result["memory"].values()),
+    }
+    result["load_cost"]["ratio_5000_over_50"] = load_5000 / load_50
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}{'-short' if args.short else ''}.json"
+    path.write_text(json.dumps(result, indent=2))
+    print_table(result, path)
+    return 0
+
+
+def print_table(r: dict, path: Path) -> None:
+    rows = [
+        ("baseline A (bare Flask)", f"{r['baseline_a']['per_s']:.0f} req/s", f"p99 {r['baseline_a']['p99_ms']:.1f} ms"),
+        ("baseline B (marshmallow+XADD)", f"{r['baseline_b']['per_s']:.0f} req/s", f"p99 {r['baseline_b']['p99_ms']:.1f} ms"),
+        ("moves (view+command)", f"{r['moves']['per_s']:.0f} moves/s",
+         f"command p50 {r['moves']['p50_ms']:.1f} / p95 {r['moves']['p95_ms']:.1f} / p99 {r['moves']['p99_ms']:.1f} ms"),
+        ("moves / A, moves / B", f"{r['ratios']['moves_over_a']:.2f}", f"{r['ratios']['moves_over_b']:.2f}"),
+        ("bot answer", f"p50 {r['bot_latency']['p50_ms']:.1f} ms", f"p99 {r['bot_latency']['p99_ms']:.1f} ms"),
+    ]
+    for length, cost in r["load_cost"].items():
+        if isinstance(cost, dict):
+            rows.append((f"load at {cost['events']} events", f"{cost['load_ms_median']:.2f} ms",
+                         f"full replay {cost['full_replay_ms']:.1f} ms"))
+    rows.append(("load 5000 / load 50", f"{r['load_cost']['ratio_5000_over_50']:.2f}", ""))
+    for game, m in r["memory"].items():
+        rows.append((f"memory {game}", f"{m['redis_bytes_per_event']:.0f} B/event",
+                     f"Redis {m['redis_bytes']} B / export {m['export_json_bytes']} B = {m['redis_over_export']:.2f}"))
+    rss = r["peak_rss_mb"]
+    rows.append(("peak RSS (MB)", "api " + ", ".join(f"{x:.0f}" for x in rss["api_workers"] if x),
+                 "workers " + ", ".join(f"{x:.0f}" for x in rss["bot_workers"] if x)))
+    width = max(len(a) for a, _, _ in rows)
+    print()
+    for a, b, c in rows:
+        print(f"{a:<{width}}  {b:<18} {c}")
+    print("\ntargets: " + ", ".join(f"{k} {'met' if v else 'MISSED'}" for k, v in r["targets"].items()))
+    print(f"written to {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

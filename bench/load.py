@@ -1,0 +1,73 @@
+"""The load generator: simulated clients in separate processes, threads within.
+
+Each phase runs the same number of clients for the same time against the same
+server, so the figures can be compared as ratios.
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+from .http_client import Client
+
+
+def _baseline_a(client: Client, deadline: float, record) -> None:
+    while time.monotonic() < deadline:
+        status, _, elapsed = client.request("GET", "/bench/a")
+        record(status == 200, elapsed)
+
+
+def _baseline_b(client: Client, deadline: float, record) -> None:
+    body = {"type": "play", "card": "R9"}
+    while time.monotonic() < deadline:
+        status, _, elapsed = client.request("POST", "/bench/b", body)
+        record(status == 200, elapsed)
+
+
+def _moves(client: Client, deadline: float, record, rng: random.Random) -> None:
+    """Play whole Scharfe Schoten games, every seat human: view → command."""
+    while time.monotonic() < deadline:
+        _, game, _ = client.request("POST", "/v1/games", {"game": "scharfe-schoten", "players": 3})
+        game_id = game["id"]
+        tokens = [client.request("POST", f"/v1/games/{game_id}/seats/{s}")[1]["token"] for s in range(3)]
+        to_act = client.request("GET", f"/v1/games/{game_id}")[1]["to_act"]
+        while to_act and time.monotonic() < deadline:
+            seat = rng.choice(to_act)
+            headers = {"Authorization": f"Bearer {tokens[seat]}"}
+            _, view, _ = client.request("GET", f"/v1/games/{game_id}/view", headers=headers)
+            command = rng.choice(view["legal"])
+            status, answer, elapsed = client.request("POST", f"/v1/games/{game_id}/commands", command, headers)
+            record(status == 200, elapsed)
+            if status != 200:
+                break
+            to_act = answer["view"]["to_act"] if answer["view"]["status"] == "active" else []
+
+
+PHASES = {"a": _baseline_a, "b": _baseline_b, "moves": _moves}
+
+
+def run(phase: str, host: str, port: int, threads: int, duration: float, seed: int) -> dict:
+    """Run ``threads`` clients for ``duration`` seconds in this process."""
+    latencies: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+
+    def record(ok: bool, elapsed: float) -> None:
+        with lock:
+            if ok:
+                latencies.append(elapsed)
+            else:
+                failures[0] += 1
+
+    deadline = time.monotonic() + duration
+    workers = []
+    for i in range(threads):
+        client = Client(host, port)
+        args = (client, deadline, record) + ((random.Random(seed * 1000 + i),) if phase == "moves" else ())
+        workers.append(threading.Thread(target=PHASES[phase], args=args, daemon=True))
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(duration + 60)
+    return {"latencies": latencies, "failures": failures[0]}
