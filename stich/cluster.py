@@ -10,16 +10,20 @@ import time
 
 import redis
 
-from .redis_server import PrivateRedis
+from .redis_server import PrivateRedis, free_port
 
 SLOTS = 16384
 
 
 class LocalCluster:
     def __init__(self, masters: int = 3):
+        # The cluster bus gets a free port of its own: by default it is the
+        # client port + 10000, which fails for ephemeral ports above 55535.
+        self.bus_ports = [free_port() for _ in range(masters)]
         self.nodes = [PrivateRedis(extra_args=("--cluster-enabled", "yes", "--cluster-node-timeout", "2000",
-                                               "--cluster-config-file", "nodes.conf"), fsync="everysec")
-                      for _ in range(masters)]
+                                               "--cluster-config-file", "nodes.conf",
+                                               "--cluster-port", str(bus)), fsync="everysec")
+                      for bus in self.bus_ports]
 
     @property
     def url(self) -> str:
@@ -34,7 +38,7 @@ class LocalCluster:
             last = SLOTS - 1 if i == len(clients) - 1 else (i + 1) * share - 1
             client.execute_command("CLUSTER", "ADDSLOTSRANGE", i * share, last)
         for client in clients[1:]:
-            client.execute_command("CLUSTER", "MEET", "127.0.0.1", self.nodes[0].port)
+            client.execute_command("CLUSTER", "MEET", "127.0.0.1", self.nodes[0].port, self.bus_ports[0])
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             infos = [c.execute_command("CLUSTER", "INFO") for c in clients]
