@@ -40,9 +40,11 @@ def stream(game_id: str):
     seat = viewer_seat(game_id, required=False)
     last_event_id = request.headers.get("Last-Event-ID")
     if last_event_id is not None:
-        if not last_event_id.strip().isdigit():
+        value = last_event_id.strip()
+        # At most 2**53 like `after` (Redis stream ids are 64-bit); ASCII digits only ('²'.isdigit() is True).
+        if not (value.isascii() and value.isdigit()) or len(value) > 16 or int(value) > 2**53:
             raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a seq")
-        after = int(last_event_id)
+        after = int(value)
     else:
         after = int_arg("after", 0, 0, 2**53)
     timeout = float_arg("timeout", 300.0, 0.0, 3600.0)

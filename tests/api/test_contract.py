@@ -1,0 +1,655 @@
+"""The app and ``openapi.yaml`` hold each other to the contract.
+
+1. The spec is a valid OpenAPI 3.0 document.
+2. Routes: every Flask route is in the spec with the same methods, and back.
+3. Schemathesis fuzzes every operation against the WSGI app (real Redis),
+   positive and negative data, with path ids drawn from seeded games and
+   seat tokens mixed into the Authorization header: no 5xx, every status
+   documented, content types and bodies and headers as documented.
+4. Explicit conformance tests validate real responses against the spec's
+   response schemas with ``jsonschema``.
+
+Budget: ``FUZZ_CASES`` generated cases in total (``STICH_FUZZ_CASES`` to
+change it); hypothesis runs derandomized unless ``STICH_FUZZ_RANDOM=1``.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC_PATH = ROOT / "openapi.yaml"
+SPEC = yaml.safe_load(SPEC_PATH.read_text())
+
+FUZZ_CASES = int(os.environ.get("STICH_FUZZ_CASES", "2400"))
+FUZZ_RANDOM = os.environ.get("STICH_FUZZ_RANDOM") == "1"
+# Long polls and streams are capped in the test so fuzzing never hangs:
+# any wait/timeout the server would accept is lowered to this many seconds.
+MAX_BLOCK_S = 0.05
+UNKNOWN_ID = "0000000000000000"
+
+METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
+OPERATIONS = [(path, method) for path, item in SPEC["paths"].items() for method in item if method in METHODS]
+
+# Share of FUZZ_CASES per operation (positive and negative modes split it).
+WEIGHTS = {
+    ("/v1/health", "get"): 0.2,
+    ("/v1/games", "post"): 2.0,
+    ("/v1/games", "get"): 0.8,
+    ("/v1/games/{id}", "get"): 0.6,
+    ("/v1/games/{id}/seats/{seat}", "post"): 1.5,
+    ("/v1/games/{id}/view", "get"): 0.8,
+    ("/v1/games/{id}/commands", "post"): 2.5,
+    ("/v1/games/{id}/events", "get"): 1.0,
+    ("/v1/games/{id}/events/stream", "get"): 0.6,
+}
+CASE_COUNTS: dict[str, int] = {}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def to_json_schema(node):
+    """OpenAPI 3.0 schema → JSON Schema: ``nullable`` becomes ``anyOf [.., null]``."""
+    if isinstance(node, list):
+        return [to_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: to_json_schema(value) for key, value in node.items()}
+    if out.pop("nullable", False) is True:
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+JSON_SPEC = to_json_schema(SPEC)
+
+
+def _resolve(node: dict) -> dict:
+    while "$ref" in node:
+        target = JSON_SPEC
+        for part in node["$ref"].lstrip("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def validate_schema(instance, name: str) -> None:
+    """Validate ``instance`` against ``components/schemas/<name>``."""
+    schema = {"$ref": f"#/components/schemas/{name}", "components": JSON_SPEC["components"]}
+    jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).validate(instance)
+
+
+def validate_response(response, path: str, method: str) -> None:
+    """The status is documented for the operation, and so are the media type and body."""
+    operation = JSON_SPEC["paths"][path][method]
+    documented = operation["responses"]
+    assert str(response.status_code) in documented, (
+        f"{method.upper()} {path} answered {response.status_code}, documented: {sorted(documented)}")
+    spec_response = _resolve(documented[str(response.status_code)])
+    content = spec_response.get("content", {})
+    assert response.mimetype in content, f"{response.mimetype} not documented for {response.status_code}"
+    for header in spec_response.get("headers", {}):
+        assert header in response.headers, f"{header} missing on {response.status_code}"
+    if response.mimetype.endswith("json"):
+        schema = {**content[response.mimetype]["schema"], "components": JSON_SPEC["components"]}
+        jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).validate(
+            response.get_json())
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, **body):
+    body.setdefault("game", "scharfe-schoten")
+    body.setdefault("players", 3)
+    response = client.post("/v1/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+def take(client, game_id: str, seat: int) -> str:
+    response = client.post(f"/v1/games/{game_id}/seats/{seat}", json={})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["token"]
+
+
+def play_to_end(client, game_id: str, tokens: dict[int, str], limit: int = 2000) -> None:
+    """Post the first legal command of whichever of our seats is to act, until finished."""
+    for _ in range(limit):
+        summary = client.get(f"/v1/games/{game_id}").get_json()
+        if summary["status"] == "finished":
+            return
+        seat = next(s for s in summary["to_act"] if s in tokens)
+        legal = client.get(f"/v1/games/{game_id}/view", headers=bearer(tokens[seat])).get_json()["legal"]
+        response = client.post(f"/v1/games/{game_id}/commands", json=legal[0], headers=bearer(tokens[seat]))
+        assert response.status_code == 200, response.get_json()
+    raise AssertionError("the game did not finish")
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def app(redis_url):
+    from api import create_app
+
+    return create_app(redis_url, bots="inline")
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def games(client):
+    """Seeded games: id → {seat: token} for the seats this test holds."""
+    human_bots = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    out: dict[str, dict] = {}
+
+    waiting = create(client)  # three open human seats
+    out[waiting] = {"name": "waiting", "tokens": {}}
+
+    active = create(client, seats=human_bots, rules={"rounds": 2})
+    out[active] = {"name": "active", "tokens": {0: take(client, active, 0)}}
+
+    two = create(client, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}])
+    out[two] = {"name": "two-humans", "tokens": {0: take(client, two, 0), 1: take(client, two, 1)}}
+
+    four = create(client, players=4, seats=[{"kind": "human"}] + [{"kind": "bot"}] * 3,
+                  rules={"rounds": 1, "first_starter": 0})
+    out[four] = {"name": "four-players", "tokens": {0: take(client, four, 0)}}
+
+    finished = create(client, seats=human_bots, rules={"rounds": 1})
+    tokens = {0: take(client, finished, 0)}
+    play_to_end(client, finished, tokens)
+    out[finished] = {"name": "finished", "tokens": tokens}
+
+    installed = client.application.extensions["stich"].handler.table.games
+    for name, rules in (("schafkopf", {"deals": 1}), ("scharwenzel", {"deals": 1})):
+        if name in installed:
+            other = create(client, game=name, players=4, rules=rules,
+                           seats=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
+            out[other] = {"name": name, "tokens": {0: take(client, other, 0)}}
+    return out
+
+
+def game_named(games: dict, name: str) -> tuple[str, dict[int, str]]:
+    return next((gid, g["tokens"]) for gid, g in games.items() if g["name"] == name)
+
+
+@pytest.fixture(scope="module")
+def fuzz_schema(app, games):
+    """The spec with the game id narrowed to the seeded games (plus one unknown id)."""
+    import schemathesis
+
+    raw = copy.deepcopy(SPEC)
+    raw["components"]["parameters"]["GameId"]["schema"] = {"type": "string", "enum": [*games, UNKNOWN_ID]}
+    schema = schemathesis.openapi.from_dict(raw)
+    # 412 (a well-formed but stale If-Match) and 413 are rejections too.
+    rejection = schema.config.checks.negative_data_rejection
+    rejection.expected_statuses = [*rejection.expected_statuses, "412", "413"]
+    schema.app = app
+    return schema
+
+
+# --------------------------------------------------------------------------- 1. the document
+
+
+def test_spec_is_valid_openapi_3_0():
+    from openapi_spec_validator import validate
+
+    assert SPEC["openapi"].startswith("3.0.")
+    validate(SPEC)
+
+
+def test_every_operation_has_id_tags_and_documented_errors():
+    seen = set()
+    for path, method in OPERATIONS:
+        operation = SPEC["paths"][path][method]
+        assert operation.get("operationId") and operation["operationId"] not in seen, (path, method)
+        seen.add(operation["operationId"])
+        assert operation.get("tags"), (path, method)
+        assert "500" in operation["responses"], (path, method)
+        for status, response in operation["responses"].items():
+            if status.startswith(("4", "5")):
+                content = _resolve(to_json_schema(response))["content"]
+                assert list(content) == ["application/problem+json"], (path, method, status)
+
+
+# --------------------------------------------------------------------------- 2. routes both ways
+
+
+def _flask_to_openapi(rule: str) -> str:
+    return re.sub(r"<(?:[a-z_]+:)?([a-z_]+)>", lambda m: "{" + ("id" if m.group(1) == "game_id" else m.group(1)) + "}",
+                  rule)
+
+
+def test_routes_match_the_spec_both_ways(app):
+    implicit = {"HEAD", "OPTIONS"}  # answered by Flask for every route
+    in_app: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        in_app.setdefault(_flask_to_openapi(rule.rule), set()).update(m for m in rule.methods if m not in implicit)
+    in_spec = {path: {m.upper() for m in item if m in METHODS} for path, item in SPEC["paths"].items()}
+    assert in_app == in_spec
+
+
+# --------------------------------------------------------------------------- 3. schemathesis
+
+
+def _budget(path: str, method: str) -> int:
+    total = sum(WEIGHTS.get(op, 1.0) for op in OPERATIONS)
+    return max(1, round(FUZZ_CASES * WEIGHTS.get((path, method), 1.0) / total))
+
+
+def _clamp_block(query: dict | None, name: str, required: bool) -> None:
+    """Lower any wait/timeout the server would accept to MAX_BLOCK_S (invalid values stay invalid)."""
+    if query is None:
+        return
+    raw = query.get(name)
+    if raw is None:
+        if required:
+            query[name] = MAX_BLOCK_S
+        return
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        return
+    if MAX_BLOCK_S < value <= 3600:
+        query[name] = MAX_BLOCK_S
+
+
+AUTH_CHOICES = ("none", "token", "token", "other-seat", "bogus", "malformed", "generated")
+
+
+@pytest.mark.parametrize("mode", ["positive", "negative"])
+@pytest.mark.parametrize("path,method", OPERATIONS, ids=[f"{m.upper()} {p}" for p, m in OPERATIONS])
+def test_schemathesis(fuzz_schema, games, client, path, method, mode):
+    from schemathesis import GenerationMode
+    from schemathesis.checks import (content_type_conformance, negative_data_rejection, not_a_server_error,
+                                     response_headers_conformance, response_schema_conformance,
+                                     status_code_conformance)
+
+    checks = [not_a_server_error, status_code_conformance, content_type_conformance,
+              response_schema_conformance, response_headers_conformance]
+    if mode == "negative":  # and the other direction: what the spec calls invalid, the server rejects
+        checks.append(negative_data_rejection)
+    item = SPEC["paths"][path]
+    if mode == "negative" and not (item.get("parameters") or item[method].get("parameters")
+                                   or item[method].get("requestBody")):
+        pytest.skip("no input to make invalid")
+    operation = fuzz_schema[path][method.upper()]
+    generation_mode = GenerationMode.POSITIVE if mode == "positive" else GenerationMode.NEGATIVE
+    share = 0.6 if mode == "positive" else 0.4
+    budget = max(1, round(_budget(path, method) * share))
+    key = f"{method.upper()} {path} [{mode}]"
+    CASE_COUNTS[key] = 0
+    all_tokens = [token for g in games.values() for token in g["tokens"].values()]
+
+    @settings(max_examples=budget, deadline=None, database=None, derandomize=not FUZZ_RANDOM,
+              suppress_health_check=list(HealthCheck))
+    @given(case=operation.as_strategy(generation_mode=generation_mode), data=st.data())
+    def run(case, data):
+        CASE_COUNTS[key] += 1
+        if path.endswith("/events"):
+            _clamp_block(case.query, "wait", required=False)
+        if path.endswith("/stream"):
+            if case.query is None:
+                case.query = {}
+            _clamp_block(case.query, "timeout", required=True)
+        game_id = (case.path_parameters or {}).get("id")
+        tokens = games.get(game_id, {}).get("tokens", {}) if isinstance(game_id, str) else {}
+        choice = data.draw(st.sampled_from(AUTH_CHOICES), label="auth")
+        headers = case.headers if case.headers is not None else {}
+        if choice != "generated":
+            headers.pop("Authorization", None)
+            if choice == "token" and tokens:
+                headers["Authorization"] = f"Bearer {data.draw(st.sampled_from(sorted(tokens.values())))}"
+            elif choice == "other-seat" and all_tokens:
+                headers["Authorization"] = f"Bearer {data.draw(st.sampled_from(all_tokens))}"
+            elif choice == "bogus":
+                headers["Authorization"] = "Bearer st_not-a-token"
+            elif choice == "malformed":
+                headers["Authorization"] = "Basic c3RpY2g6c3RpY2g="
+        case.headers = headers
+        # Walk the games forward now and then: a legal command of the token's seat.
+        if (mode == "positive" and path.endswith("/commands") and tokens and "Authorization" in headers
+                and data.draw(st.integers(0, 3), label="legal?") == 0):
+            view = client.get(f"/v1/games/{game_id}/view", headers={"Authorization": headers["Authorization"]})
+            if view.status_code == 200 and view.get_json()["legal"]:
+                case.body = data.draw(st.sampled_from(view.get_json()["legal"]), label="legal command")
+        case.call_and_validate(checks=checks)
+
+    started = time.monotonic()
+    run()
+    elapsed = time.monotonic() - started
+    print(f"\n{key}: {CASE_COUNTS[key]} cases in {elapsed:.1f}s")
+
+
+def test_fuzz_budget_was_spent():
+    """Runs last in this module: report how many cases the fuzzer generated."""
+    if not CASE_COUNTS:
+        pytest.skip("the schemathesis tests did not run")
+    total = sum(CASE_COUNTS.values())
+    print(f"\nschemathesis: {total} cases over {len(CASE_COUNTS)} operation/mode pairs (budget {FUZZ_CASES})")
+    # Tiny operations (GET /v1/health) run out of distinct inputs early; the rest spend their budget.
+    assert total >= 0.8 * FUZZ_CASES
+
+
+# --------------------------------------------------------------------------- 4. explicit conformance
+
+
+def test_create_game_is_201_game_summary(client):
+    response = client.post("/v1/games", json={"game": "scharfe-schoten", "players": 3,
+                                              "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]})
+    validate_response(response, "/v1/games", "post")
+    body = response.get_json()
+    assert response.status_code == 201
+    assert response.headers["Location"] == f"/v1/games/{body['id']}"
+    assert response.headers["ETag"] == f'"{body["seq"]}"'
+    assert body["status"] == "waiting"
+    validate_schema(body["rules"], "ScharfeSchotenRules")
+
+
+def test_create_game_with_preset_deal(client):
+    from domain.scharfe_schoten.cards import SPICE_DECK
+
+    deck = list(SPICE_DECK)
+    preset = {"hands": [deck[0:12], deck[12:24], deck[24:36]], "cupboard": deck[36:48],
+              "numbers": {"R": 3, "G": 7, "Y": 12, "B": 1}, "starter": 1}
+    validate_schema(preset, "ScharfeSchotenPresetDeal")
+    body = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}, "preset_deals": [preset]}
+    validate_schema(body, "CreateGame")
+    response = client.post("/v1/games", json=body)
+    validate_response(response, "/v1/games", "post")
+    assert response.status_code == 201
+
+    bad = copy.deepcopy(body)
+    bad["preset_deals"][0]["hands"][0][1] = "R1"  # R1 twice, R2 missing
+    response = client.post("/v1/games", json=bad)
+    validate_response(response, "/v1/games", "post")
+    assert response.status_code == 422 and response.get_json()["code"] == "invalid_setup"
+    assert any(key.startswith("preset_deals[0]") for key in response.get_json()["errors"])
+
+
+def test_take_seat_is_201_seat_granted(client):
+    game_id = create(client, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
+    response = client.post(f"/v1/games/{game_id}/seats/0", json={"entropy": "abc_123"})
+    validate_response(response, "/v1/games/{id}/seats/{seat}", "post")
+    body = response.get_json()
+    assert response.status_code == 201 and body["seat"] == 0 and body["status"] == "active"
+    assert response.headers["ETag"] == f'"{body["seq"]}"'
+
+    again = client.post(f"/v1/games/{game_id}/seats/0")  # no body at all is fine too
+    validate_response(again, "/v1/games/{id}/seats/{seat}", "post")
+    assert again.status_code == 409 and again.get_json()["code"] == "seat_taken"
+    missing = client.post(f"/v1/games/{game_id}/seats/7")
+    validate_response(missing, "/v1/games/{id}/seats/{seat}", "post")
+    assert missing.status_code == 404 and missing.get_json()["code"] == "unknown_seat"
+
+
+def test_view_with_and_without_token(client, games):
+    game_id, tokens = game_named(games, "active")
+    spectator = client.get(f"/v1/games/{game_id}/view")
+    validate_response(spectator, "/v1/games/{id}/view", "get")
+    body = spectator.get_json()
+    assert body["viewer"] is None and body["legal"] == [] and body["game_state"]["hand"] is None
+
+    seat = client.get(f"/v1/games/{game_id}/view", headers=bearer(tokens[0]))
+    validate_response(seat, "/v1/games/{id}/view", "get")
+    body = seat.get_json()
+    assert body["viewer"] == 0 and isinstance(body["game_state"]["hand"], list)
+    validate_schema(body["game_state"], "ScharfeSchotenGameState")
+    assert seat.headers["ETag"] == f'"{body["seq"]}"'
+
+    waiting, _ = game_named(games, "waiting")
+    response = client.get(f"/v1/games/{waiting}/view")
+    validate_response(response, "/v1/games/{id}/view", "get")
+    assert response.get_json()["game_state"] is None
+
+
+def test_finished_game_view_and_summary(client, games):
+    game_id, _ = game_named(games, "finished")
+    view = client.get(f"/v1/games/{game_id}/view")
+    validate_response(view, "/v1/games/{id}/view", "get")
+    body = view.get_json()
+    assert body["status"] == "finished" and "seed" in body and "hands" in body["game_state"]
+    summary = client.get(f"/v1/games/{game_id}")
+    validate_response(summary, "/v1/games/{id}", "get")
+    assert summary.get_json()["scores"]["ranking"]
+
+
+@pytest.mark.parametrize("name,state_schema", [("schafkopf", "SchafkopfGameState"),
+                                               ("scharwenzel", "ScharwenzelGameState")])
+def test_other_games_views_and_legal_commands(client, games, name, state_schema):
+    if not any(g["name"] == name for g in games.values()):
+        pytest.skip(f"{name} is not installed in this tree")
+    game_id, tokens = game_named(games, name)
+    for headers in ({}, bearer(tokens[0])):
+        response = client.get(f"/v1/games/{game_id}/view", headers=headers)
+        validate_response(response, "/v1/games/{id}/view", "get")
+        body = response.get_json()
+        validate_schema(body["game_state"], state_schema)
+        validate_schema(body["rules"], state_schema.replace("GameState", "Rules"))
+    # Walk a few moves with the seat's legal commands: each is a documented Command and accepted.
+    for _ in range(6):
+        body = client.get(f"/v1/games/{game_id}/view", headers=bearer(tokens[0])).get_json()
+        if not body["legal"]:
+            break
+        command = body["legal"][0]
+        validate_schema(command, state_schema.replace("GameState", "Command"))
+        response = client.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[0]))
+        validate_response(response, "/v1/games/{id}/commands", "post")
+        assert response.status_code == 200, response.get_json()
+
+
+def test_legal_command_is_200_command_accepted(client):
+    game_id = create(client, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
+    token = take(client, game_id, 0)
+    view = client.get(f"/v1/games/{game_id}/view", headers=bearer(token)).get_json()
+    command = view["legal"][0]
+    validate_schema(command, "Command")
+    response = client.post(f"/v1/games/{game_id}/commands", json=command,
+                           headers={**bearer(token), "If-Match": f'"{view["seq"]}"', "Idempotency-Key": "k-1"})
+    validate_response(response, "/v1/games/{id}/commands", "post")
+    body = response.get_json()
+    assert response.status_code == 200 and body["duplicate"] is False and body["events"]
+    assert body["events"][0]["type"] == "PredictionMade" and body["events"][0]["actor"] == 0
+
+    retry = client.post(f"/v1/games/{game_id}/commands", json=command,
+                        headers={**bearer(token), "Idempotency-Key": "k-1"})
+    validate_response(retry, "/v1/games/{id}/commands", "post")
+    assert retry.get_json()["duplicate"] is True
+    assert [e["seq"] for e in retry.get_json()["events"]] == [e["seq"] for e in body["events"]]
+
+
+def test_illegal_command_is_409_problem_with_legal(client, games):
+    game_id = create(client, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
+    token = take(client, game_id, 0)
+    response = client.post(f"/v1/games/{game_id}/commands", json={"type": "predict", "most": "R", "fewest": "R"},
+                           headers=bearer(token))
+    validate_response(response, "/v1/games/{id}/commands", "post")
+    body = response.get_json()
+    assert response.status_code == 409 and body["code"] == "illegal_choice"
+    assert body["legal"] and body["current_seq"] >= 1
+    assert response.headers["ETag"] == f'"{body["current_seq"]}"'
+
+    wrong = client.post(f"/v1/games/{game_id}/commands", json={"type": "play", "card": "R9"}, headers=bearer(token))
+    validate_response(wrong, "/v1/games/{id}/commands", "post")
+    assert wrong.status_code == 409 and wrong.get_json()["code"] == "wrong_phase"
+
+    finished, tokens = game_named(games, "finished")
+    over = client.post(f"/v1/games/{finished}/commands", json={"type": "take", "colour": "G"},
+                       headers=bearer(tokens[0]))
+    validate_response(over, "/v1/games/{id}/commands", "post")
+    assert over.status_code == 409 and over.get_json()["code"] == "game_finished"
+
+
+@pytest.mark.parametrize("body,headers,status,code", [
+    ({"type": "dance"}, {}, 422, "unknown_command"),
+    ({"type": "play", "card": "Z99"}, {}, 422, "unknown_card"),
+    ({"type": "play", "card": "R9", "extra": 1}, {}, 422, "validation_error"),
+    ({"type": "predict", "most": "R", "fewest": "G"}, {"If-Match": '"1"'}, 412, "stale_seq"),
+    ({"type": "predict", "most": "R", "fewest": "G"}, {"If-Match": "soon"}, 400, "bad_if_match"),
+    ({"type": "predict", "most": "R", "fewest": "G"}, {"If-Match": "\u00b2"}, 400, "bad_if_match"),  # '²'.isdigit()
+    ({"type": "predict", "most": "R", "fewest": "G"}, {"If-Match": "1" * 5000}, 400, "bad_if_match"),  # int() limit
+    ({"type": "predict", "most": "R", "fewest": "G"}, {"Idempotency-Key": "x" * 129}, 400, "bad_idempotency_key"),
+])
+def test_command_errors(client, body, headers, status, code):
+    game_id = create(client, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}],
+                     rules={"first_starter": 0})
+    token = take(client, game_id, 0)
+    if body["type"] == "play":  # the card is judged once it is seat 0's turn to play
+        predicted = client.post(f"/v1/games/{game_id}/commands", json={"type": "predict", "most": "R", "fewest": "G"},
+                                headers=bearer(token))
+        assert predicted.get_json()["view"]["game_state"]["phase"] == "playing"
+    response = client.post(f"/v1/games/{game_id}/commands", json=body, headers={**bearer(token), **headers})
+    validate_response(response, "/v1/games/{id}/commands", "post")
+    assert (response.status_code, response.get_json()["code"]) == (status, code)
+    if status == 412:
+        assert response.get_json()["current_seq"] > 1
+
+
+def test_request_level_errors(client, games):
+    game_id, tokens = game_named(games, "active")
+    url = f"/v1/games/{game_id}/commands"
+    cases = [
+        (client.post(url, json={"type": "take", "colour": "G"}), 401, "missing_token"),
+        (client.post(url, json={"type": "take", "colour": "G"}, headers=bearer("st_nope")), 403, "invalid_token"),
+        (client.post(url, data="{not json", content_type="application/json", headers=bearer(tokens[0])),
+         400, "malformed_json"),
+        (client.post(url, data="type=take", content_type="text/plain", headers=bearer(tokens[0])),
+         415, "unsupported_media_type"),
+        (client.post(url, data=json.dumps({"type": "x" * 70000}), content_type="application/json",
+                     headers=bearer(tokens[0])), 413, "body_too_large"),
+        (client.post(url, data="[" * 30000 + "]" * 30000, content_type="application/json",
+                     headers=bearer(tokens[0])), 400, "malformed_json"),  # too deep for the parser
+        (client.post(f"/v1/games/{UNKNOWN_ID}/commands", json={}, headers=bearer(tokens[0])), 404, "unknown_game"),
+    ]
+    for response, status, code in cases:
+        validate_response(response, "/v1/games/{id}/commands", "post")
+        assert (response.status_code, response.get_json()["code"]) == (status, code)
+    assert "WWW-Authenticate" in cases[0][0].headers
+
+    listing = client.get("/v1/games?status=lost")
+    validate_response(listing, "/v1/games", "get")
+    assert listing.status_code == 422
+    unknown = client.get(f"/v1/games/{UNKNOWN_ID}")
+    validate_response(unknown, "/v1/games/{id}", "get")
+    assert unknown.get_json()["code"] == "unknown_game"
+
+
+def test_undocumented_method_is_405_with_allow(client, games):
+    game_id, _ = game_named(games, "active")
+    response = client.delete(f"/v1/games/{game_id}")
+    assert response.status_code == 405 and response.mimetype == "application/problem+json"
+    assert response.get_json()["code"] == "method_not_allowed"
+    assert {m.strip() for m in response.headers["Allow"].split(",")} >= {"GET"}
+    validate_schema(response.get_json(), "Problem")
+
+
+def test_list_games(client, games):
+    response = client.get("/v1/games?game=scharfe-schoten&limit=5")
+    validate_response(response, "/v1/games", "get")
+    assert 1 <= len(response.get_json()["games"]) <= 5
+
+
+def test_events_page(client, games):
+    game_id, tokens = game_named(games, "active")
+    spectator = client.get(f"/v1/games/{game_id}/events")
+    validate_response(spectator, "/v1/games/{id}/events", "get")
+    body = spectator.get_json()
+    assert [e["seq"] for e in body["events"]] == list(range(1, body["seq"] + 1))
+    dealt = next(e for e in body["events"] if e["type"] == "HandsDealt")
+    assert dealt["redacted"] and dealt["data"]["hands"] == [None] * 3
+
+    mine = client.get(f"/v1/games/{game_id}/events?after=2&limit=10&wait=0", headers=bearer(tokens[0]))
+    validate_response(mine, "/v1/games/{id}/events", "get")
+    events = mine.get_json()["events"]
+    assert events[0]["seq"] == 3 and len(events) <= 10
+    dealt = next(e for e in client.get(f"/v1/games/{game_id}/events", headers=bearer(tokens[0])).get_json()["events"]
+                 if e["type"] == "HandsDealt")
+    assert dealt["data"]["hands"][0] and dealt["data"]["hands"][1] is None
+
+    empty = client.get(f"/v1/games/{game_id}/events?after={body['seq'] + 100}&wait=0.05")
+    validate_response(empty, "/v1/games/{id}/events", "get")
+    assert empty.get_json()["events"] == []
+
+
+def _sse_messages(raw: bytes) -> list[dict]:
+    messages = []
+    for block in raw.decode().split("\n\n"):
+        fields: dict = {}
+        for line in block.splitlines():
+            if line.startswith(":") or not line:
+                continue
+            name, _, value = line.partition(": ")
+            fields[name] = value
+        if "data" in fields:
+            messages.append(fields)
+    return messages
+
+
+def test_event_stream_of_a_finished_game_ends_by_itself(client, games):
+    game_id, _ = game_named(games, "finished")
+    started = time.monotonic()
+    response = client.get(f"/v1/games/{game_id}/events/stream?timeout=30")
+    raw = response.get_data()
+    assert time.monotonic() - started < 10, "the stream should end after the last event"
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    assert str(response.status_code) in SPEC["paths"]["/v1/games/{id}/events/stream"]["get"]["responses"]
+    assert raw.startswith(b"retry: 2000\n\n")
+    messages = _sse_messages(raw)
+    for message in messages:
+        validate_schema(message, "ServerSentEvent")
+        event = json.loads(message["data"])
+        validate_schema(event, "Event")
+        assert message["id"] == str(event["seq"]) and event["redacted"] is False
+    seq = client.get(f"/v1/games/{game_id}").get_json()["seq"]
+    assert [int(m["id"]) for m in messages] == list(range(1, seq + 1))
+    assert json.loads(messages[-1]["data"])["type"] == "SeedRevealed"
+
+    resumed = client.get(f"/v1/games/{game_id}/events/stream", headers={"Last-Event-ID": str(seq - 2)})
+    assert [int(m["id"]) for m in _sse_messages(resumed.get_data())] == [seq - 1, seq]
+
+
+def test_event_stream_of_a_running_game_times_out(client, games):
+    game_id, tokens = game_named(games, "waiting")
+    response = client.get(f"/v1/games/{game_id}/events/stream?after=1&timeout=0.1")
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-cache"
+    for message in _sse_messages(response.get_data()):
+        validate_schema(json.loads(message["data"]), "Event")
+
+    bad = client.get(f"/v1/games/{game_id}/events/stream", headers={"Last-Event-ID": "yesterday"})
+    validate_response(bad, "/v1/games/{id}/events/stream", "get")
+    assert bad.get_json()["code"] == "bad_last_event_id"
+    for digits in ("9" * 25, "9" * 5000):  # beyond Redis stream ids; beyond int()'s digit limit
+        too_big = client.get(f"/v1/games/{game_id}/events/stream", headers={"Last-Event-ID": digits})
+        validate_response(too_big, "/v1/games/{id}/events/stream", "get")
+        assert too_big.get_json()["code"] == "bad_last_event_id"
+    superscript = client.get(f"/v1/games/{game_id}/events/stream", headers={"Last-Event-ID": "\u00b2"})
+    validate_response(superscript, "/v1/games/{id}/events/stream", "get")
+    assert superscript.get_json()["code"] == "bad_last_event_id"
+    forbidden = client.get(f"/v1/games/{game_id}/events/stream?timeout=0", headers=bearer("st_nope"))
+    validate_response(forbidden, "/v1/games/{id}/events/stream", "get")
+    assert forbidden.status_code == 403
+
+
+def test_health(client):
+    response = client.get("/v1/health")
+    validate_response(response, "/v1/health", "get")
+    assert response.get_json() == {"status": "ok"}
