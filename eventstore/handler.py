@@ -162,14 +162,14 @@ class CommandHandler:
                 if not fresh:
                     loaded, fresh = self.load(game_id), True
                     continue
-                raise StaleSeq(expected_seq, loaded.seq)
+                self._raise_unless_done_before(game_id, idem, StaleSeq(expected_seq, loaded.seq))
             try:
                 decided = self.table.decide(loaded.state, actor, command)
-            except RuleViolation:
-                if fresh:
-                    raise
-                loaded, fresh = self.load(game_id), True
-                continue
+            except RuleViolation as violation:
+                if not fresh:
+                    loaded, fresh = self.load(game_id), True
+                    continue
+                return self._raise_unless_done_before(game_id, idem, violation)
             state = self.table.fold(loaded.state, decided)
             batch = [(e, "system" if actor is None else actor) for e in decided]
             batch += self._system_events(state, None, game_id)
@@ -182,6 +182,16 @@ class CommandHandler:
                 return self._after_append(game_id, loaded, result.first_seq, payloads)
             loaded, fresh = self.load(game_id), True  # someone else moved first: fold their events, decide again
         raise Contention(f"game {game_id} is too busy; retry")
+
+    def _raise_unless_done_before(self, game_id: str, idem: str | None, error: Exception) -> Outcome:
+        """A retry racing its own first attempt sees the first attempt's events and
+        would be refused: if the key has been recorded meanwhile, answer as the
+        first attempt did instead."""
+        if idem:
+            prior = self.store.idempotent_result(game_id, idem)
+            if prior:
+                return self._replay_answer(game_id, prior)
+        raise error
 
     def _system_events(self, state: TableState, seed_hex: str | None, game_id: str | None = None) -> list[tuple[Event, str]]:
         """Deals and the seed reveal that are due after ``state``, folded in order."""
