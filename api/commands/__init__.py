@@ -6,22 +6,16 @@ game's decider then judges whether the command is allowed now.
 """
 from __future__ import annotations
 
-from importlib import import_module
-
 from marshmallow import Schema
 
-_MODULES = {
-    "scharfe-schoten": "api.commands.scharfe_schoten",
-    "schafkopf": "api.commands.schafkopf",
-    "scharwenzel": "api.commands.scharwenzel",
+from . import schafkopf, scharfe_schoten, scharwenzel
+
+_BY_GAME = {
+    "scharfe-schoten": scharfe_schoten.COMMANDS,
+    "schafkopf": schafkopf.COMMANDS,
+    "scharwenzel": scharwenzel.COMMANDS,
 }
 
 
 def command_schemas(game: str) -> dict[str, type[Schema]]:
-    module = _MODULES.get(game)
-    if module is None:
-        return {}
-    try:
-        return import_module(module).COMMANDS
-    except ModuleNotFoundError:
-        return {}
+    return _BY_GAME.get(game, {})
