@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from domain.audit import verify_deals
 from domain.registry import all_games
 
@@ -13,8 +15,13 @@ def game(name):
     return all_games()[name]
 
 
-def test_every_deal_of_a_finished_game_is_the_one_the_seed_gives():
-    table, state, events = random_playout(game("scharfe-schoten"), 3, seed=7, rules={"rounds": 3})
+@pytest.mark.parametrize("name,players,rules", [
+    ("scharfe-schoten", 3, {"rounds": 3}), ("scharfe-schoten", 4, {"rounds": 2}),
+    ("schafkopf", 4, {"deals": 4}), ("scharwenzel", 6, {"deals": 3}),
+])
+def test_every_deal_of_a_finished_game_is_the_one_the_seed_gives(name, players, rules):
+    table, state, events = random_playout(game(name), players, seed=7, rules=rules)
+    assert sum(e.type == "HandsDealt" for e in events) >= 1
     assert verify_deals(table, [roundtrip(e) for e in events]) == []
 
 
