@@ -1,8 +1,14 @@
-"""Schafkopf commands: announce, name_game, withdraw, play (shapes only; the decider judges)."""
+"""Schafkopf commands (shapes only; the decider judges).
+
+announce, name_game, withdraw, play; with the house rules also doppeln
+(``rules.doppeln``), stoss (``rules.stoss`` > 0), hochzeit and give_card
+(``rules.hochzeit``).
+"""
 from marshmallow import RAISE, Schema, fields, validate
 
 GAMES = ["sie", "solo_tout", "wenz_tout", "farbwenz_tout", "geier_tout", "farbgeier_tout",
-         "solo", "wenz", "farbwenz", "geier", "farbgeier", "bettel", "rufspiel"]
+         "solo", "wenz", "farbwenz", "geier", "farbgeier", "bettel", "rufspiel", "hochzeit"]
+CARD = validate.Regexp(r"^[EGHS](A|10|K|O|U|9|8|7)$")
 
 
 class _Strict(Schema):
@@ -31,9 +37,33 @@ class PlaySchema(_Strict):
     card = fields.String(required=True, validate=validate.Length(min=2, max=3))
 
 
+class DoppelnSchema(_Strict):
+    # true = "Ich dopple", false = "Weiter" (after the first half of the cards).
+    double = fields.Boolean(required=True, truthy={True}, falsy={False})
+
+
+class HochzeitSchema(_Strict):
+    # true = "Ich biete eine Hochzeit an" (holding exactly one trump), false = "Weiter".
+    offer = fields.Boolean(required=True, truthy={True}, falsy={False})
+
+
+class GiveCardSchema(_Strict):
+    # Hochzeit: the marrying player's non-trump card, given face down for the trump.
+    card = fields.String(required=True, validate=CARD)
+
+
+class StossSchema(_Strict):
+    # Kontra, Re, Supra or Resupra: the level follows from the Stöße already given.
+    pass
+
+
 COMMANDS = {
     "announce": AnnounceSchema,
     "name_game": NameGameSchema,
     "withdraw": WithdrawSchema,
     "play": PlaySchema,
+    "doppeln": DoppelnSchema,
+    "stoss": StossSchema,
+    "hochzeit": HochzeitSchema,
+    "give_card": GiveCardSchema,
 }

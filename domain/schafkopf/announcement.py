@@ -11,7 +11,12 @@ same order. Each names a game that beats the standing highest, or withdraws
 name a strictly higher game; the legal list only offers games that could
 still win. The last seat still in cannot withdraw when nothing has been
 named, since he promised to play. When everybody has spoken the standing
-highest game is declared. Nobody saying ``play`` throws the deal in.
+highest game is declared. Nobody saying ``play``: see ``all_pass``.
+
+After all passed, the naming round may run in a *mode*: ``muss`` (the
+Eichel-Ober holder alone, who must name a Rufspiel, with As-Renonce if
+blocked) or ``renonce`` (the blocked players, who may name a Rufspiel with
+As-Renonce or withdraw; the first to name plays it).
 """
 from __future__ import annotations
 
@@ -21,7 +26,10 @@ from .. import errors
 from ..event import Event
 from ..trick import seats_from
 from .cards import PLAYERS, SUITS
-from .game_types import CALLABLE_SUITS, GAME_TYPES, SUITED, contracts_for, outranks
+from .all_pass import apply_option
+from .hochzeit import may_marry
+from .game_types import (CALLABLE_SUITS, GAME_TYPES, SUITED, callable_suits, contracts_for, outranks,
+                         renonce_calls)
 from .state import State
 
 CALLS = {"pass": "Weiter", "play": "Ich spiele", "play_too": "Ich spiele auch"}
@@ -39,8 +47,16 @@ def _someone_plays(state: State) -> bool:
     return any(intent == "play" for _, intent in state.announcements)
 
 
-def can_play(state: State, seat: int) -> bool:
+def options_for(state: State, seat: int) -> list[tuple[str, str | None]]:
+    """Every (game, suit) the seat could name, by precedence (a Hochzeit with the Rufspiel)."""
     options = contracts_for(state.hands[seat], state.config.allowed_games)
+    if may_marry(state, seat):
+        options.append(("hochzeit", None))
+    return options
+
+
+def can_play(state: State, seat: int) -> bool:
+    options = options_for(state, seat)
     if _someone_plays(state):
         return any(outranks(game, "rufspiel") for game, _ in options)
     return bool(options)
@@ -65,14 +81,31 @@ def decide_announce(state: State, seat: int, command: Mapping) -> list[Event]:
     return [Event("AnnouncementMade", {"seat": seat, "intent": intent, "call": call})]
 
 
+def called_card(hand, game: str, suit: str | None) -> tuple[str | None, bool]:
+    """The called card of a Rufspiel and whether it is an As-Renonce call."""
+    if game != "rufspiel":
+        return None, False
+    if suit in callable_suits(hand):
+        return suit + "A", False
+    return next(card for s, card in renonce_calls(hand) if s == suit), True
+
+
 def nameable(state: State, seat: int) -> list[tuple[str, str | None]]:
-    options = contracts_for(state.hands[seat], state.config.allowed_games)
+    hand = state.hands[seat]
+    if state.mode == "renonce":
+        return [] if state.best is not None else [("rufspiel", s) for s, _ in renonce_calls(hand)]
+    if state.mode == "muss":
+        suits = callable_suits(hand) or [s for s, _ in renonce_calls(hand)]
+        return [("rufspiel", s) for s in suits]
+    options = options_for(state, seat)
     if state.best is None:
         return options
     return [(game, suit) for game, suit in options if outranks(game, state.best[1])]
 
 
 def may_withdraw(state: State) -> bool:
+    if state.mode is not None:
+        return state.mode == "renonce"
     return state.best is not None or len(state.namers) > 1
 
 
@@ -90,6 +123,12 @@ def naming_commands(state: State, seat: int) -> list[dict]:
 
 def decide_name(state: State, seat: int, command: Mapping) -> list[Event]:
     game, suit = command.get("game"), command.get("suit")
+    if game == "hochzeit":
+        if suit is not None:
+            raise errors.InvalidCommand("hochzeit takes no suit")
+        if ("hochzeit", None) not in nameable(state, seat):
+            raise errors.IllegalChoice("no Hochzeit is offered to you, or it does not beat the game named")
+        return _named(state, seat, game, suit)
     if game not in GAME_TYPES:
         raise errors.InvalidCommand(f"unknown game {game!r}")
     if game in SUITED and suit is None:
@@ -108,9 +147,13 @@ def decide_name(state: State, seat: int, command: Mapping) -> list[Event]:
         if state.best is not None:
             raise errors.IllegalChoice(f"{game} does not beat the {state.best[1]} already named")
         raise errors.IllegalChoice(f"{game} needs all four Obers and Unters")
+    return _named(state, seat, game, suit)
+
+
+def _named(state: State, seat: int, game: str, suit: str | None) -> list[Event]:
     events = [Event("GameNamed", {"seat": seat, "game": game, "suit": suit})]
-    if len(state.namers) == 1:
-        events.append(_declared(seat, game, suit))
+    if len(state.namers) == 1 or state.mode is not None:
+        events.append(_declared(state, seat, game, suit))
     return events
 
 
@@ -119,11 +162,18 @@ def decide_withdraw(state: State, seat: int) -> list[Event]:
         raise errors.IllegalChoice("you said 'Ich spiele' and nobody else is left: name your game")
     events = [Event("PlayWithdrawn", {"seat": seat})]
     if len(state.namers) == 1:
+        if state.best is None:  # the Renonce round ended without a game
+            return events + apply_option(state)
         declarer, game, suit = state.best
-        events.append(_declared(declarer, game, suit))
+        events.append(_declared(state, declarer, game, suit))
     return events
 
 
-def _declared(declarer: int, game: str, suit: str | None) -> Event:
-    return Event("GameDeclared", {"declarer": declarer, "game": game, "suit": suit,
-                                  "called_ace": suit + "A" if game == "rufspiel" else None})
+def _declared(state: State, declarer: int, game: str, suit: str | None) -> Event:
+    call, renonce = called_card(state.hands[declarer], game, suit)
+    data = {"declarer": declarer, "game": game, "suit": suit, "called_ace": call}
+    if game == "hochzeit":
+        data["partner"] = state.hochzeit
+    if renonce:
+        data["renonce"] = True
+    return Event("GameDeclared", data)

@@ -26,7 +26,7 @@ TARIFF_OF = {
     "rufspiel": "rufspiel", "solo": "solo", "wenz": "wenz", "farbwenz": "farbwenz",
     "geier": "geier", "farbgeier": "farbgeier", "bettel": "bettel",
     "solo_tout": "solo", "wenz_tout": "wenz", "farbwenz_tout": "farbwenz",
-    "geier_tout": "geier", "farbgeier_tout": "farbgeier", "sie": "solo",
+    "geier_tout": "geier", "farbgeier_tout": "farbgeier", "sie": "solo", "hochzeit": "hochzeit",
 }
 # Games that name a suit; the Rufspiel's suit is the called Ace (E, G or S).
 SUITED = frozenset({"rufspiel", "solo", "solo_tout", "farbwenz", "farbwenz_tout",
@@ -47,8 +47,12 @@ def goal(game: str) -> str:
     return "points"
 
 
+def _rank(game: str) -> int:
+    return PRECEDENCE.index("rufspiel" if game == "hochzeit" else game)  # a Hochzeit ranks like it
+
+
 def outranks(game: str, other: str) -> bool:
-    return PRECEDENCE.index(game) < PRECEDENCE.index(other)
+    return _rank(game) < _rank(other)
 
 
 def _base(game: str) -> str:
@@ -91,9 +95,9 @@ def _suit_run(suit: str, ranks: tuple[str, ...]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=None)
 def order(game: str, suit: str | None) -> Order:
-    """SK-2. A Sie is played with the Rufspiel's order (the Sie has no suit)."""
+    """SK-2. A Sie, a Ramsch and a Hochzeit are played with the Rufspiel's order."""
     base = _base(game)
-    if base in ("rufspiel", "sie"):
+    if base in ("rufspiel", "sie", "ramsch", "hochzeit"):
         return Order(OBERS + UNTERS + _suit_run("H", ("A", "10", "K", "9", "8", "7")),
                      ("A", "10", "K", "9", "8", "7"))
     if base == "solo":
@@ -119,6 +123,23 @@ def callable_suits(hand) -> list[str]:
 
 def is_blocked(hand) -> bool:
     return not callable_suits(hand)
+
+
+def renonce_calls(hand) -> list[tuple[str, str]]:
+    """As-Renonce (seed: Muss-Spiel, Renonce): (suit, called card) for a blocked hand.
+
+    The Ace of a plain suit he holds no card of; if he holds all three Aces,
+    a Ten he does not hold; with all Aces and Tens, a King he does not hold.
+    """
+    plain = [c for c in hand if c not in SIE_HAND and suit_of(c) != "H"]
+    void = [s for s in CALLABLE_SUITS if not any(suit_of(c) == s for c in plain)]
+    if void:
+        return [(s, s + "A") for s in void]
+    for rank in ("A", "10", "K"):
+        missing = [(s, s + rank) for s in CALLABLE_SUITS if s + rank not in hand]
+        if missing:
+            return missing
+    return []
 
 
 def contracts_for(hand, allowed) -> list[tuple[str, str | None]]:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..trick import Trick, best_play
-from .cards import HAND_SIZE, suit_of
+from .cards import suit_of
 from .game_types import order
 from .state import Contract
 
@@ -14,15 +14,18 @@ def _called_suit_cards(hand, ace: str, rules_order) -> list[str]:
 
 
 def legal_cards(hand: tuple[str, ...], trick: Trick, contract: Contract, *,
-                holds_ace_bound: bool, tricks_done: int) -> list[str]:
+                holds_ace_bound: bool, tricks_done: int, hand_size: int = 8,
+                stichzwang: bool = False) -> list[str]:
     """The cards of ``hand`` that may be played to ``trick``.
 
     ``holds_ace_bound`` is true for the holder of the called Ace while SK-6
     binds it: the called suit has not been led yet and he has not run away.
+    ``stichzwang`` (Bettel house rule): following suit, a player who can beat
+    the best card of the trick so far must do so.
     """
     rules_order = order(contract.game, contract.suit)
     ace = contract.called_ace
-    last_trick = tricks_done == HAND_SIZE - 1
+    last_trick = tricks_done == hand_size - 1
     if not trick.plays:
         if holds_ace_bound:
             suit_cards = _called_suit_cards(hand, ace, rules_order)
@@ -36,6 +39,10 @@ def legal_cards(hand: tuple[str, ...], trick: Trick, contract: Contract, *,
     if same:
         if holds_ace_bound and led == suit_of(ace):
             return [ace]  # the called Ace must fall when its suit is first led
+        if stichzwang:
+            best = max(rules_order.strength(c, led) for c in trick.cards)
+            beating = [c for c in same if rules_order.strength(c, led) > best]
+            return beating or same
         return same
     if holds_ace_bound and not last_trick:
         # Not discarded on another suit before the called suit has been led.

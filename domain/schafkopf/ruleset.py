@@ -1,7 +1,9 @@
-"""The ruleset: validation, defaults, and the parsed form the state carries.
+"""The ruleset: named options, presets, validation, and the parsed form the state carries.
 
-``setup`` returns the complete ruleset (every default filled in) so the table
-records it in ``GameCreated`` and a replay never depends on today's defaults.
+``setup`` returns the complete ruleset (every default filled in, the preset
+named) so the table records it in ``GameCreated`` and a replay never depends
+on today's defaults. A preset (``rules.preset``) is a set of defaults; any
+option given next to it overrides the preset's value, option by option.
 """
 from __future__ import annotations
 
@@ -9,43 +11,48 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..errors import InvalidSetup
-from .cards import DECK_SET, HAND_SIZE, PLAYERS
+from .cards import DECKS, PLAYERS, hand_size
 from .game_types import DEFAULT_ALLOWED, GAME_TYPES, PRECEDENCE
+from .tariffs import (DEFAULT_TARIFFS, FLAT, PRICED, TOURNAMENT_TARIFFS, Tariff, _is_int, complete,
+                      copy_tariffs, merge_tariffs)
 
-PRICED = ("rufspiel", "solo", "wenz", "farbwenz", "geier", "farbgeier")
-
-# SK-8 and SK-9 defaults. Each priced game type has its own complete tariff so
-# a table can express, e.g., a Geier at 200 with a Schneider step of 50.
-DEFAULT_TARIFFS: dict[str, Any] = {
-    "rufspiel": {"base": 10, "schneider": 10, "schwarz": 10, "laufende": 10, "laufende_min": 3},
-    "solo": {"base": 50, "schneider": 10, "schwarz": 10, "laufende": 10, "laufende_min": 3},
-    "wenz": {"base": 50, "schneider": 10, "schwarz": 10, "laufende": 10, "laufende_min": 2},
-    "farbwenz": {"base": 50, "schneider": 10, "schwarz": 10, "laufende": 10, "laufende_min": 3},
-    "geier": {"base": 50, "schneider": 10, "schwarz": 10, "laufende": 10, "laufende_min": 2},
-    "farbgeier": {"base": 50, "schneider": 10, "schwarz": 10, "laufende": 10, "laufende_min": 3},
-    "bettel": {"base": 30},
-    "tout_factor": 2,
-    "sie_factor": 4,
-}
-DEFAULT_RULES: dict[str, Any] = {
-    "deals": 8,
-    "allowed_games": list(DEFAULT_ALLOWED),
-    "tariffs": DEFAULT_TARIFFS,
-    "all_pass": "redeal",
-    "thrown_in_counts": True,
-}
-ALL_PASS_OPTIONS = ("redeal",)
+ALL_PASS_OPTIONS = ("redeal", "redeal_double", "stock", "stock_double", "muss", "ramsch")
 MAX_DEALS = 400
-MAX_PRICE = 100_000
+
+# name -> (default, allowed values); ints are given as a range.
+CHOICES: dict[str, tuple[Any, tuple]] = {
+    "deals": (8, tuple(range(1, MAX_DEALS + 1))),
+    "deck": ("long", tuple(DECKS)),
+    "all_pass": ("redeal", ALL_PASS_OPTIONS),
+    "thrown_in_counts": (True, (True, False)),
+    "stoss": (4, (0, 1, 2, 3, 4)),
+    "doppeln": ("off", ("off", "all", "not_dealer")),
+    "stock_winner": ("declarer_and_partner", ("declarer", "declarer_and_partner")),
+    "stock_lone_games": (False, (True, False)),
+    "ramsch_durchmarsch": ("all_tricks", ("all_tricks", "all_points", "off")),
+    "ramsch_jungfrau": ("off", ("off", "double_individually", "double_all")),
+    "bettel_stichzwang": (False, (True, False)),
+    "renonce": (False, (True, False)),
+    "hochzeit": (False, (True, False)),
+}
+OTHER_OPTIONS = ("preset", "allowed_games", "tariffs")
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    # Tournament: no Stoß, no Doppeln, the tournament point scale instead of money.
+    "tournament": {"stoss": 0, "doppeln": "off", "all_pass": "redeal", "tariffs": TOURNAMENT_TARIFFS},
+}
 
 
-@dataclass(frozen=True)
-class Tariff:
-    base: int
-    schneider: int = 0
-    schwarz: int = 0
-    laufende: int = 0
-    laufende_min: int = 0
+def default_rules() -> dict[str, Any]:
+    out: dict[str, Any] = {"preset": "standard"}
+    out.update({name: default for name, (default, _) in CHOICES.items()})
+    out["allowed_games"] = list(DEFAULT_ALLOWED)
+    out["tariffs"] = complete(copy_tariffs(DEFAULT_TARIFFS))
+    return out
+
+
+DEFAULT_RULES = default_rules()
 
 
 @dataclass(frozen=True)
@@ -59,9 +66,32 @@ class Config:
     sie_factor: int
     all_pass: str
     thrown_in_counts: bool
+    deck: str = "long"
+    stock_price: int = 0
+    stoss: int = 0
+    doppeln: str = "off"
+    stock_winner: str = "declarer_and_partner"
+    stock_lone_games: bool = False
+    ramsch_durchmarsch: str = "all_tricks"
+    ramsch_jungfrau: str = "off"
+    bettel_stichzwang: bool = False
+    renonce: bool = False
+    hochzeit: bool = False
 
     def tariff(self, tariff_name: str) -> Tariff:
         return dict(self.tariffs)[tariff_name]
+
+    @property
+    def hand_size(self) -> int:
+        return hand_size(self.deck)
+
+    @property
+    def half(self) -> int:
+        return self.hand_size // 2
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return DECKS[self.deck]
 
 
 def config_from_rules(rules: Mapping[str, Any]) -> Config:
@@ -69,68 +99,47 @@ def config_from_rules(rules: Mapping[str, Any]) -> Config:
     return Config(
         deals=rules["deals"],
         allowed_games=tuple(rules["allowed_games"]),
-        tariffs=tuple((name, Tariff(**tariffs[name])) for name in PRICED + ("bettel",)),
+        tariffs=tuple((name, Tariff(**tariffs[name])) for name in PRICED + FLAT),
         tout_factor=tariffs["tout_factor"],
         sie_factor=tariffs["sie_factor"],
-        all_pass=rules["all_pass"],
-        thrown_in_counts=rules["thrown_in_counts"],
+        stock_price=tariffs["stock"],
+        **{name: rules[name] for name in CHOICES if name in Config.__dataclass_fields__
+           and name != "deals"},
     )
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _describe(values: tuple) -> str:
+    if all(_is_int(v) for v in values) and len(values) > 5:
+        return f"an integer {values[0]}..{values[-1]}"
+    return "one of " + ", ".join(repr(v) if not isinstance(v, bool) else str(v).lower() for v in values)
 
 
-def _price(value: Any, path: str, problems: dict[str, list[str]], low: int = 0) -> None:
-    if not _is_int(value) or not low <= value <= MAX_PRICE:
-        problems[path] = [f"must be an integer {low}..{MAX_PRICE}"]
-
-
-def _validate_tariffs(raw: Any, problems: dict[str, list[str]]) -> dict[str, Any]:
-    """Merge the given tariffs into the defaults, field by field."""
-    out = {name: dict(value) if isinstance(value, dict) else value
-           for name, value in DEFAULT_TARIFFS.items()}
-    if not isinstance(raw, dict):
-        problems["rules.tariffs"] = ["must be an object"]
-        return out
-    unknown = sorted(set(raw) - set(DEFAULT_TARIFFS))
-    if unknown:
-        problems["rules.tariffs"] = [f"unknown tariff {name!r}" for name in unknown]
-    for name, value in raw.items():
-        if name not in DEFAULT_TARIFFS:
-            continue
-        path = f"rules.tariffs.{name}"
-        if name in ("tout_factor", "sie_factor"):
-            _price(value, path, problems, low=1)
-            out[name] = value
-            continue
-        if not isinstance(value, dict):
-            problems[path] = ["must be an object"]
-            continue
-        fields = set(DEFAULT_TARIFFS[name])
-        bad = sorted(set(value) - fields)
-        if bad:
-            problems[path] = [f"unknown field {key!r}; fields are {sorted(fields)}" for key in bad]
-        for key, price in value.items():
-            if key in fields:
-                _price(price, f"{path}.{key}", problems, low=1 if key == "laufende_min" else 0)
-                out[name][key] = price
-    return out
+def _same(a: Any, b: Any) -> bool:
+    return a == b and type(a) is type(b)
 
 
 def validate_rules(rules: Any) -> dict[str, Any]:
     if not isinstance(rules, dict):
         raise InvalidSetup({"rules": ["must be an object"]})
     problems: dict[str, list[str]] = {}
-    unknown = sorted(set(rules) - set(DEFAULT_RULES))
+    unknown = sorted(set(rules) - set(CHOICES) - set(OTHER_OPTIONS))
     if unknown:
         problems["rules"] = [f"unknown rule option {key!r}" for key in unknown]
-    out = {key: value for key, value in DEFAULT_RULES.items()}
-    deals = rules.get("deals", DEFAULT_RULES["deals"])
-    if not _is_int(deals) or not 1 <= deals <= MAX_DEALS:
-        problems["rules.deals"] = [f"must be an integer 1..{MAX_DEALS}"]
-    out["deals"] = deals
-    allowed = rules.get("allowed_games", DEFAULT_RULES["allowed_games"])
+    preset_name = rules.get("preset", "standard")
+    if preset_name not in PRESETS:
+        problems["rules.preset"] = [f"unknown preset {preset_name!r}; one of {sorted(PRESETS)}"]
+        preset_name = "standard"
+    preset = PRESETS[preset_name]
+    out: dict[str, Any] = {"preset": preset_name}
+    for name, (default, allowed) in CHOICES.items():
+        value = rules.get(name, preset.get(name, default))
+        if not any(_same(value, v) for v in allowed):
+            problems[f"rules.{name}"] = [f"must be {_describe(allowed)}"]
+        out[name] = value
+    deck = out["deck"] if out["deck"] in DECKS else "long"
+    allowed_default = [g for g in DEFAULT_ALLOWED if not (deck == "short" and g == "sie")]
+    allowed = rules.get("allowed_games", preset.get("allowed_games", allowed_default))
+    out["allowed_games"] = allowed_default
     if not isinstance(allowed, list) or not allowed:
         problems["rules.allowed_games"] = ["must be a non-empty list of game types"]
     else:
@@ -142,22 +151,38 @@ def validate_rules(rules: Any) -> dict[str, Any]:
         else:
             # Stored in precedence order so two equal tables record equal rules.
             out["allowed_games"] = [g for g in PRECEDENCE if g in allowed]
-    out["tariffs"] = _validate_tariffs(rules.get("tariffs", {}), problems)
-    all_pass = rules.get("all_pass", DEFAULT_RULES["all_pass"])
-    if all_pass not in ALL_PASS_OPTIONS:
-        problems["rules.all_pass"] = [f"must be one of {list(ALL_PASS_OPTIONS)}"]
-    out["all_pass"] = all_pass
-    counts = rules.get("thrown_in_counts", DEFAULT_RULES["thrown_in_counts"])
-    if not isinstance(counts, bool):
-        problems["rules.thrown_in_counts"] = ["must be true or false"]
-    out["thrown_in_counts"] = counts
+    base_tariffs = merge_tariffs(DEFAULT_TARIFFS, preset.get("tariffs", {}), problems)
+    out["tariffs"] = complete(merge_tariffs(base_tariffs, rules.get("tariffs", {}), problems))
+    _check_combinations(out, problems)
     if problems:
         raise InvalidSetup(problems)
     return out
 
 
-def validate_presets(presets: Any) -> tuple[dict[str, Any], ...]:
-    """Each preset: ``{"hands": [[8 codes] per seat], "dealer": seat (optional)}``."""
+def _check_combinations(out: dict[str, Any], problems: dict[str, list[str]]) -> None:
+    """Options that exclude each other: name both fields."""
+    rufspiel = isinstance(out["allowed_games"], list) and "rufspiel" in out["allowed_games"]
+    if out["all_pass"] == "muss" and not rufspiel:
+        problems.setdefault("rules.all_pass", []).append(
+            "a Muss-Spiel is a Rufspiel: rules.allowed_games must include 'rufspiel'")
+    if out["renonce"] is True and not rufspiel:
+        problems.setdefault("rules.renonce", []).append(
+            "As-Renonce calls a Rufspiel: rules.allowed_games must include 'rufspiel'")
+    if out["deck"] == "short":
+        for game in ("sie", "bettel"):
+            if isinstance(out["allowed_games"], list) and game in out["allowed_games"]:
+                problems.setdefault("rules.allowed_games", []).append(
+                    f"the short deck has no {game.capitalize()} (rules.deck is 'short')")
+        if out["all_pass"] == "ramsch":
+            problems.setdefault("rules.all_pass", []).append(
+                "the short deck has no Ramsch (rules.deck is 'short')")
+
+
+def validate_presets(presets: Any, rules: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], ...]:
+    """Each preset: ``{"hands": [[cards] per seat], "dealer": seat (optional)}``."""
+    deck = DECKS[(rules or {}).get("deck", "long")]
+    size = len(deck) // PLAYERS
+    deck_set = frozenset(deck)
     if presets is None:
         return ()
     if not isinstance(presets, list):
@@ -182,12 +207,12 @@ def validate_presets(presets: Any) -> tuple[dict[str, Any], ...]:
         seen: dict[str, str] = {}
         for i, hand in enumerate(hands):
             hpath = f"{path}.hands[{i}]"
-            if not isinstance(hand, list) or len(hand) != HAND_SIZE:
-                problems[hpath] = [f"must be a list of {HAND_SIZE} cards"]
+            if not isinstance(hand, list) or len(hand) != size:
+                problems[hpath] = [f"must be a list of {size} cards"]
                 continue
             messages = []
             for card in hand:
-                if card not in DECK_SET:
+                if card not in deck_set:
                     messages.append(f"unknown card {card!r}")
                 elif card in seen:
                     messages.append(f"{card} appears twice (also in {seen[card]})")

@@ -1,12 +1,15 @@
 """Settlement of a played deal: card points, SK-7 goals, SK-9 Laufende, SK-8 prices.
 
-Partner game (Rufspiel): each loser pays one winner the game value. Lone
-games: each of the three opponents pays the lone player the value, or is
-paid it by him. Every deal's payments therefore sum to zero.
+Partner game (Rufspiel, Hochzeit): each loser pays one winner the game
+value. Lone games: each of the three opponents pays the lone player the
+value, or is paid it by him. The value is multiplied by the deal's
+multiplier (2 per Doppeln, per Stoß and per doubled-after-all-pass). The
+Stock (pot) then changes hands (see ``stock_change``); a deal's payments
+plus the pot's change sum to zero.
 """
 from __future__ import annotations
 
-from .cards import PLAYERS, total_points
+from .cards import DECKS, PLAYERS, total_points
 from .game_types import TARIFF_OF, TOUTS, goal, order
 from .ruleset import Config
 from .state import Contract, Settlement
@@ -16,9 +19,14 @@ DECLARER_SCHNEIDER = 91  # the declarers win Schneider with 91+
 DEFENDER_SCHNEIDER = 90  # the defenders need only 90 (SK-7's asymmetry)
 
 
-def laufende(dealt: tuple[tuple[str, ...], ...], contract: Contract, declarers: tuple[int, ...]) -> int:
+PARTNERSHIP = ("rufspiel", "hochzeit")
+
+
+def laufende(dealt: tuple[tuple[str, ...], ...], contract: Contract, declarers: tuple[int, ...],
+             deck: str = "long") -> int:
     """SK-9: the unbroken run of top trumps held by one side (with or without)."""
-    trumps = order(contract.game, contract.suit).trumps
+    in_deck = set(DECKS[deck])
+    trumps = [card for card in order(contract.game, contract.suit).trumps if card in in_deck]
     if not trumps:
         return 0
     held = set(card for seat in declarers for card in dealt[seat])
@@ -31,7 +39,31 @@ def laufende(dealt: tuple[tuple[str, ...], ...], contract: Contract, declarers: 
     return run
 
 
-def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, config: Config) -> Settlement:
+def stock_change(stock: int, won: bool, declarers: tuple[int, ...], contract: Contract,
+                 config: Config) -> tuple[int, list[int]]:
+    """The Stock (seed, "The Pot"): (pot change, payment per seat).
+
+    Only a partnership game wins it (lone games too with
+    ``stock_lone_games``). Won, the game-maker takes the whole Stock
+    (``stock_winner: "declarer"``) or shares it with his partner
+    (``"declarer_and_partner"``, the odd unit to the game-maker); lost, the
+    same seat(s) pay the Stock's amount again into it: it doubles.
+    """
+    flows = [0] * PLAYERS
+    if stock <= 0 or not (contract.game in PARTNERSHIP or config.stock_lone_games):
+        return 0, flows
+    takers = declarers if config.stock_winner == "declarer_and_partner" else (contract.declarer,)
+    share = stock // len(takers)
+    for seat in takers:
+        flows[seat] = share
+    flows[contract.declarer] += stock - share * len(takers)
+    if won:
+        return -stock, flows
+    return stock, [-f for f in flows]
+
+
+def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, config: Config,
+           multiplier: int = 1, stock: int = 0, target: int = WIN) -> Settlement:
     declarers = tuple(sorted({contract.declarer} | ({partner} if partner is not None else set())))
     taken = [0, 0]  # tricks: declaring side, defenders
     points = [0, 0]
@@ -48,20 +80,21 @@ def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, co
         value = tariff.base
     elif kind == "all_tricks":  # Tout and Sie: no Schneider/Schwarz, Laufende doubled with the base
         won = taken[1] == 0
-        runs = laufende(dealt, contract, declarers)
+        runs = laufende(dealt, contract, declarers, config.deck)
         if runs < tariff.laufende_min:
             runs = 0
         factor = config.tout_factor if contract.game in TOUTS else config.sie_factor
         value = (tariff.base + runs * tariff.laufende) * factor
     else:
-        won = points[0] >= WIN
+        won = points[0] >= target
         schneider = points[0] >= DECLARER_SCHNEIDER if won else points[1] >= DEFENDER_SCHNEIDER
         schwarz = taken[1] == 0 if won else taken[0] == 0
-        runs = laufende(dealt, contract, declarers)
+        runs = laufende(dealt, contract, declarers, config.deck)
         if runs < tariff.laufende_min:
             runs = 0
         value = (tariff.base + (tariff.schneider if schneider else 0)
                  + (tariff.schwarz if schwarz else 0) + runs * tariff.laufende)
+    value *= multiplier
     sign = 1 if won else -1
     payments = []
     for seat in range(PLAYERS):
@@ -71,16 +104,18 @@ def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, co
             payments.append(sign * share)
         else:
             payments.append(-sign * value)
+    pot, flows = stock_change(stock, won, declarers, contract, config)
+    payments = [p + f for p, f in zip(payments, flows)]
     return Settlement(deal=deal, game=contract.game, declarers=declarers,
                       card_points=(points[0], points[1]), tricks=(taken[0], taken[1]),
                       won=won, schneider=schneider, schwarz=schwarz, laufende=runs,
-                      value=value, payments=tuple(payments))
+                      value=value, payments=tuple(payments), multiplier=multiplier, stock=pot)
 
 
-def thrown_in(deal: int) -> Settlement:
+def thrown_in(deal: int, payments=(0,) * PLAYERS, stock: int = 0) -> Settlement:
     return Settlement(deal=deal, game=None, declarers=(), card_points=(0, 0), tricks=(0, 0),
                       won=False, schneider=False, schwarz=False, laufende=0, value=0,
-                      payments=(0,) * PLAYERS)
+                      payments=tuple(payments), stock=stock)
 
 
 def to_json(settlement: Settlement, contract: Contract | None = None) -> dict:
@@ -96,7 +131,13 @@ def to_json(settlement: Settlement, contract: Contract | None = None) -> dict:
         "laufende": settlement.laufende,
         "value": settlement.value,
         "payments": list(settlement.payments),
+        "multiplier": settlement.multiplier,
+        "stock": settlement.stock,
     }
+    if settlement.game == "ramsch":
+        out["seat_points"] = list(settlement.seat_points)
+        out["durchmarsch"] = settlement.durchmarsch
+        out["jungfrauen"] = list(settlement.jungfrauen)
     if contract is not None:
         out["declarer"] = contract.declarer
         out["suit"] = contract.suit
@@ -110,4 +151,7 @@ def from_json(data: dict) -> Settlement:
         tricks=(data["tricks"]["declarers"], data["tricks"]["defenders"]),
         won=data["won"], schneider=data["schneider"], schwarz=data["schwarz"],
         laufende=data["laufende"], value=data["value"], payments=tuple(data["payments"]),
+        multiplier=data.get("multiplier", 1), stock=data.get("stock", 0),
+        seat_points=tuple(data.get("seat_points", ())), durchmarsch=data.get("durchmarsch", False),
+        jungfrauen=tuple(data.get("jungfrauen", ())),
     )

@@ -5,11 +5,14 @@ announcement, the declared game, who the partner is once the called Ace has
 fallen (the partner himself knows it from his own hand), the current and the
 last trick and how many tricks each seat took. Card points of a deal are
 public only once it is settled. After the session everything is shown.
+Also public: the Doppeln said, the Stöße given, the deal's multiplier, the
+naming mode after all passed, and the Stock's balance.
 """
 from __future__ import annotations
 
 from .cards import PLAYERS, sort_hand
 from .settlement import to_json as settlement_json
+from .stoss import CALLS
 from .state import DEALING, FINISHED, State
 
 
@@ -44,8 +47,28 @@ def view(state: State, seat: int | None, finished: bool) -> dict:
                         if settled_now and last_settled.game is not None else None),
         "last_deal": settlement_json(last_settled) if last_settled is not None else None,
         "totals": list(state.totals),
+        "doppeln": [{"seat": s, "double": d} for s, d in state.doppeln],
+        "stoss": [{"seat": s, "call": CALLS[i]} for i, s in enumerate(state.stoss)],
+        "multiplier": state.multiplier,
+        "mode": state.mode,
+        "stock": state.stock,
+        "hochzeit": state.hochzeit,
+        "swap": _swap_view(state, seat, finished),
     }
     if finished:
         out["hands"] = [list(hand) for hand in state.dealt]
         out["tricks"] = [{"winner": w, **t.to_json()} for w, t in state.tricks]
+    return out
+
+
+def _swap_view(state: State, seat: int | None, finished: bool) -> dict | None:
+    """The Hochzeit swap: that it happened is public; the cards only to giver and receiver."""
+    if state.swap is None:
+        return None
+    giver, receiver, card, trump = state.swap
+    out = {"from": giver, "to": receiver}
+    if finished or seat == giver:
+        out.update(gave=card, received=trump)
+    elif seat == receiver:
+        out.update(gave=trump, received=card)
     return out

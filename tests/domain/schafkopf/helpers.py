@@ -10,8 +10,40 @@ GAME = Schafkopf()
 ALL_GAMES = list(PRECEDENCE)
 
 
-def fresh(rules: dict | None = None):
-    return GAME.initial_state(GAME.setup(4, rules or {}, None))
+def fresh(rules: dict | None = None, presets: list | None = None):
+    return GAME.initial_state(GAME.setup(4, rules or {}, presets))
+
+
+def dealt_state(hands_list, rules: dict | None = None, dealer: int = 3):
+    """Given preset deals (one list of hands per deal, each dealt by ``dealer``): the first is dealt."""
+    if hands_list and isinstance(hands_list[0][0], str):
+        hands_list = [hands_list]
+    presets = [{"hands": [list(h) for h in hands], "dealer": dealer} for hands in hands_list]
+    state = fresh(rules, presets)
+    return deal_next(state)
+
+
+def deal_next(state):
+    """The system deals the next (preset) deal."""
+    events = when(GAME, state, None, {"type": "deal", "deal": state.next_deal, "decks": {}})
+    return given(GAME, events, state)
+
+
+def say_doppeln(state, doublers=()):
+    """Every Doppeln speaker in turn: those in ``doublers`` double."""
+    while state.phase == "doppeln":
+        seat = next(iter(GAME.to_act(state)))
+        _, state = step(state, seat, {"type": "doppeln", "double": seat in doublers})
+    return state
+
+
+def announce(state, plays=()):
+    """Every seat in turn announces: ``play`` if in ``plays``, else ``pass``."""
+    state = say_doppeln(state)
+    while state.phase == "announce":
+        seat = next(iter(GAME.to_act(state)))
+        _, state = step(state, seat, {"type": "announce", "intent": "play" if seat in plays else "pass"})
+    return state
 
 
 def dealt(hands, dealer: int = 3, deal: int = 0) -> Event:
@@ -25,12 +57,12 @@ def step(state, actor, command):
     return events, given(GAME, events, state)
 
 
-def declared_state(hands, declarer: int, game: str, suit: str | None = None, rules: dict | None = None):
+def declared_state(hands, declarer: int, game: str, suit: str | None = None, rules: dict | None = None,
+                   doublers=()):
     """Given: hands dealt by seat 3, ``declarer`` alone says "Ich spiele" and names ``game``."""
     rules = rules or {"allowed_games": ALL_GAMES}
-    state = given(GAME, [dealt(hands)], fresh(rules))
-    for seat in range(4):
-        _, state = step(state, seat, {"type": "announce", "intent": "play" if seat == declarer else "pass"})
+    state = say_doppeln(dealt_state(hands, rules), doublers)
+    state = announce(state, plays=(declarer,))
     command = {"type": "name_game", "game": game}
     if suit:
         command["suit"] = suit
@@ -54,7 +86,7 @@ def play_out(state, policy=None):
     events = []
     while state.phase == "play":
         seat = next(iter(GAME.to_act(state)))
-        cards = [c["card"] for c in GAME.legal_commands(state, seat)]
+        cards = [c["card"] for c in GAME.legal_commands(state, seat) if c["type"] == "play"]
         card = policy(state, seat, cards) if policy else cards[0]
         new, state = step(state, seat, {"type": "play", "card": card})
         events += new
@@ -63,3 +95,19 @@ def play_out(state, policy=None):
 
 def settled(events) -> dict:
     return next(e.data for e in events if e.type == "DealSettled")
+
+
+def complete(fixed: dict[int, list[str]], deck=None):
+    """Hands for every seat: the ``fixed`` ones, the rest of the deck dealt in order to the others."""
+    from domain.schafkopf.cards import DECK
+    deck = deck or DECK
+    size = len(deck) // 4
+    rest = [c for c in deck if not any(c in hand for hand in fixed.values())]
+    hands = []
+    for seat in range(4):
+        if seat in fixed:
+            hands.append(list(fixed[seat]))
+        else:
+            hands.append(rest[:size])
+            rest = rest[size:]
+    return hands

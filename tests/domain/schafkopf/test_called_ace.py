@@ -10,7 +10,7 @@ from .helpers import GAME, declared_state, play_tricks, step
 
 
 def legal_cards(state, seat):
-    return [c["card"] for c in GAME.legal_commands(state, seat)]
+    return [c["card"] for c in GAME.legal_commands(state, seat) if c["type"] == "play"]
 
 
 # Seat 0 calls the Eichel Ace; seat 2 holds it with E10 and EK.

@@ -1,16 +1,22 @@
-"""Seeded random playouts: at least 2,000 complete deals across every game type.
+"""Seeded random playouts: at least 2,000 complete deals across every game type,
+and every house rule switched on in turn.
 
-Invariants after every step: each settled deal's card points total 120, its
-payments sum to zero, the totals are the sum of the payments; the harness
-checks every command was legal and that replaying the stored events gives the
-same state. The choice is biased (announce "play" more often, pick a game
-type uniformly before its suit) so that every game type appears; the Sie
-needs its hand, so it is played from preset deals.
+Invariants after every step: each settled deal's card points total 120 (also
+in the short deck: Sevens and Eights are worth nothing), its payments plus
+the pot's change sum to zero, the totals are the sum of the payments, the
+pot's balance is the sum of its changes, and every card of the deck is in a
+hand, a trick or the held second half; the harness checks every command was
+legal and that replaying the stored events gives the same state. The choice
+is biased (announce "play" more often, pick a game type uniformly before its
+suit) so that every game type appears; the Sie needs its hand, so it is
+played from preset deals.
 """
 from __future__ import annotations
 
 import collections
 import random
+
+import pytest
 
 from domain.schafkopf.cards import DECK
 from domain.schafkopf.game_types import PRECEDENCE, SIE_HAND
@@ -22,51 +28,77 @@ from .helpers import GAME
 RULES = {"allowed_games": list(PRECEDENCE), "deals": 10}
 
 
-def choose(rng: random.Random, seat: int, legal: list[dict]) -> dict:
-    kinds = {c["type"] for c in legal}
-    if "announce" in kinds:
-        plays = [c for c in legal if c.get("intent") == "play"]
-        return plays[0] if plays and rng.random() < 0.45 else legal[0]
-    if "name_game" in kinds or "withdraw" in kinds:
-        if {"type": "withdraw"} in legal and rng.random() < 0.3:
-            return {"type": "withdraw"}
-        games = sorted({c["game"] for c in legal if c["type"] == "name_game"})
-        if not games:
-            return {"type": "withdraw"}
-        game = rng.choice(games)
-        return rng.choice([c for c in legal if c.get("game") == game])
-    return rng.choice(legal)
+def chooser(play_rate: float = 0.45):
+    def choose(rng: random.Random, seat: int, legal: list[dict]) -> dict:
+        kinds = {c["type"] for c in legal}
+        if "announce" in kinds:
+            plays = [c for c in legal if c.get("intent") == "play"]
+            return plays[0] if plays and rng.random() < play_rate else legal[0]
+        if {"type": "hochzeit", "offer": True} in legal:
+            return legal[0] if rng.random() < 0.8 else legal[1]
+        if "name_game" in kinds or "withdraw" in kinds:
+            if {"type": "name_game", "game": "hochzeit"} in legal and rng.random() < 0.7:
+                return {"type": "name_game", "game": "hochzeit"}
+            if {"type": "withdraw"} in legal and rng.random() < 0.3:
+                return {"type": "withdraw"}
+            games = sorted({c["game"] for c in legal if c["type"] == "name_game"})
+            if not games:
+                return {"type": "withdraw"}
+            game = rng.choice(games)
+            return rng.choice([c for c in legal if c.get("game") == game])
+        if "stoss" in kinds and rng.random() < 0.8:  # a Stoß now and then, not at every chance
+            legal = [c for c in legal if c["type"] != "stoss"]
+        return rng.choice(legal)
+    return choose
+
+
+choose = chooser()
 
 
 def check(state: TableState) -> None:
     inner = state.inner
     totals = [0, 0, 0, 0]
+    stock = 0
     for settled in inner.settlements:
-        assert sum(settled.payments) == 0
+        assert sum(settled.payments) + settled.stock == 0
         if settled.game is not None:
             assert sum(settled.card_points) == 120
-            assert sum(settled.tricks) == 8
+            assert sum(settled.tricks) == inner.config.hand_size
         totals = [t + p for t, p in zip(totals, settled.payments)]
+        stock += settled.stock
+        assert stock >= 0
     assert list(inner.totals) == totals
+    assert inner.stock == stock
     if inner.hands:
         cards = [c for hand in inner.hands for c in hand] + [c for _, t in inner.tricks for c in t.cards]
+        cards += [c for half in inner.held for c in half]
         if inner.trick is not None:
             cards += list(inner.trick.cards)
-        assert sorted(cards) == sorted(DECK)
+        assert sorted(cards) == sorted(inner.config.cards)
+
+
+def play_sessions(rules: dict, seeds, play_rate: float = 0.45):
+    """Play a session per seed; return the settlements and every event."""
+    settlements, all_events = [], []
+    for seed in seeds:
+        table, state, events = random_playout(GAME, 4, seed, rules=rules, choose=chooser(play_rate), check=check)
+        assert GAME.is_finished(state.inner)
+        scores = GAME.scores(state.inner)
+        assert "ranking" in scores and sum(scores["totals"]) + scores["stock"] == 0
+        ended = [e for e in events if e.type == "GameEnded"]
+        assert len(ended) == 1 and ended[0].data["totals"] == scores["totals"]
+        settlements += list(state.inner.settlements)
+        all_events += events
+    return settlements, all_events
 
 
 def test_random_playouts_cover_every_game_type():
     played = collections.Counter()
     deals = 0
-    for seed in range(210):
+    for seed in range(215):
         rules = dict(RULES, thrown_in_counts=bool(seed % 2))
-        table, state, events = random_playout(GAME, 4, seed, rules=rules, choose=choose, check=check)
-        assert GAME.is_finished(state.inner)
-        scores = GAME.scores(state.inner)
-        assert "ranking" in scores and sum(scores["totals"]) == 0
-        ended = [e for e in events if e.type == "GameEnded"]
-        assert len(ended) == 1 and ended[0].data["totals"] == scores["totals"]
-        for settled in state.inner.settlements:
+        settlements, _ = play_sessions(rules, [seed])
+        for settled in settlements:
             if settled.game is not None:
                 played[settled.game] += 1
                 deals += 1
@@ -110,5 +142,54 @@ def test_random_playouts_with_a_sie_hand():
         for settled in state.inner.settlements:
             if settled.game == "sie":
                 sies += 1
-                assert settled.won and settled.value == (50 + 8 * 10) * 4
+                assert settled.won and settled.value == (50 + 8 * 10) * 4 * settled.multiplier
     assert sies == 40
+
+
+def _types(events):
+    return collections.Counter(e.type for e in events)
+
+
+# option rules, play rate, and what the sessions must have shown
+OPTION_PLAYOUTS = {
+    "stoss": ({"stoss": 4}, 0.45,
+              lambda s, ev: _types(ev)["StossGiven"] > 20 and max(x.multiplier for x in s) >= 4),
+    "no_stoss": ({"stoss": 0}, 0.45, lambda s, ev: _types(ev)["StossGiven"] == 0),
+    "doppeln_all": ({"doppeln": "all"}, 0.45,
+                    lambda s, ev: _types(ev)["SecondHalfDealt"] == _types(ev)["HandsDealt"]
+                    and any(e.data["double"] for e in ev if e.type == "DoppelnDeclared")),
+    "doppeln_not_dealer_stock": ({"doppeln": "not_dealer", "all_pass": "stock"}, 0.2,
+                                 lambda s, ev: any(x.stock > 0 for x in s) and any(x.stock < 0 for x in s)),
+    "stock_double_lone": ({"all_pass": "stock_double", "stock_lone_games": True, "stock_winner": "declarer"},
+                          0.2, lambda s, ev: any(x.stock < 0 for x in s) and any(x.stock > 0 for x in s
+                                                                              if x.game is not None)),
+    "redeal_double": ({"all_pass": "redeal_double", "stoss": 0}, 0.2,
+                      lambda s, ev: any(x.game is not None and x.multiplier >= 2 for x in s)),
+    "muss": ({"all_pass": "muss"}, 0.2, lambda s, ev: _types(ev)["MussSpiel"] > 5),
+    "renonce_muss": ({"all_pass": "muss", "renonce": True}, 0.1,
+                     lambda s, ev: _types(ev)["RenonceRound"] > 0
+                     and any(e.data.get("renonce") for e in ev if e.type == "GameDeclared")),
+    "ramsch": ({"all_pass": "ramsch"}, 0.2, lambda s, ev: sum(x.game == "ramsch" for x in s) > 10),
+    "ramsch_jungfrau_all": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_all",
+                             "ramsch_durchmarsch": "all_points"}, 0.2,
+                            lambda s, ev: sum(x.game == "ramsch" for x in s) > 10),
+    "ramsch_jungfrau_each": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_individually"}, 0.2,
+                             lambda s, ev: any(x.jungfrauen for x in s)),
+    "short_deck": ({"deck": "short", "allowed_games": ["solo", "wenz", "geier", "rufspiel", "solo_tout"]},
+                   0.45, lambda s, ev: sum(x.game is not None for x in s) > 20),
+    "bettel_stichzwang": ({"bettel_stichzwang": True, "allowed_games": ["bettel", "rufspiel"]}, 0.45,
+                          lambda s, ev: sum(x.game == "bettel" for x in s) > 5),
+    "hochzeit": ({"hochzeit": True, "allowed_games": ["rufspiel"]}, 0.7,
+                 lambda s, ev: sum(x.game == "hochzeit" for x in s) >= 3 and _types(ev)["HochzeitCardGiven"] >= 3),
+    "tournament": ({"preset": "tournament"}, 0.45,
+                   lambda s, ev: _types(ev)["StossGiven"] == 0
+                   and all(abs(p) <= 21 * 4 for x in s for p in x.payments)),
+}
+
+
+@pytest.mark.parametrize("name", list(OPTION_PLAYOUTS))
+def test_random_playouts_with_each_house_rule(name):
+    rules, play_rate, shown = OPTION_PLAYOUTS[name]
+    settlements, events = play_sessions(dict(RULES, deals=6, **rules) if "allowed_games" not in rules
+                                        else dict({"deals": 6}, **rules), range(25), play_rate)
+    assert shown(settlements, events), name

@@ -6,7 +6,7 @@ import pytest
 from domain import errors
 from domain.schafkopf.cards import DECK
 from domain.schafkopf.game import hands_from_deck
-from domain.schafkopf.ruleset import DEFAULT_TARIFFS
+from domain.schafkopf.tariffs import DEFAULT_TARIFFS
 from tests.domain.harness import new_table
 
 from .helpers import GAME, declared_state, play_tricks
@@ -16,11 +16,22 @@ from .test_called_ace import HANDS
 def test_setup_returns_the_complete_ruleset():
     rules = GAME.setup(4, {}, None).rules
     assert rules == {
+        "preset": "standard",
         "deals": 8,
+        "deck": "long",
         "allowed_games": ["sie", "solo_tout", "wenz_tout", "solo", "wenz", "rufspiel"],
-        "tariffs": DEFAULT_TARIFFS,
+        "tariffs": dict(DEFAULT_TARIFFS, stock=10),
         "all_pass": "redeal",
         "thrown_in_counts": True,
+        "stoss": 4,
+        "doppeln": "off",
+        "stock_winner": "declarer_and_partner",
+        "stock_lone_games": False,
+        "ramsch_durchmarsch": "all_tricks",
+        "ramsch_jungfrau": "off",
+        "bettel_stichzwang": False,
+        "renonce": False,
+        "hochzeit": False,
     }
     assert rules["tariffs"]["wenz"]["laufende_min"] == 2
     assert rules["tariffs"]["bettel"] == {"base": 30}
@@ -35,13 +46,23 @@ def test_partial_tariffs_are_merged_into_the_defaults():
 
 @pytest.mark.parametrize("rules,field", [
     ({"ramsch": True}, "rules"),
+    ({"preset": "pub"}, "rules.preset"),
+    ({"stoss": 5}, "rules.stoss"),
+    ({"stoss": True}, "rules.stoss"),
+    ({"doppeln": "yes"}, "rules.doppeln"),
+    ({"deck": "tiny"}, "rules.deck"),
+    ({"stock_winner": "partner"}, "rules.stock_winner"),
+    ({"ramsch_jungfrau": True}, "rules.ramsch_jungfrau"),
+    ({"bettel_stichzwang": 1}, "rules.bettel_stichzwang"),
+    ({"tariffs": {"stock": -5}}, "rules.tariffs.stock"),
     ({"deals": 0}, "rules.deals"),
     ({"allowed_games": ["rufspiel", "hochzeit"]}, "rules.allowed_games"),
     ({"allowed_games": []}, "rules.allowed_games"),
     ({"tariffs": {"solo": {"base": -1}}}, "rules.tariffs.solo.base"),
     ({"tariffs": {"solo": {"stock": 1}}}, "rules.tariffs.solo"),
-    ({"tariffs": {"ramsch": {}}}, "rules.tariffs"),
-    ({"all_pass": "ramsch"}, "rules.all_pass"),
+    ({"tariffs": {"kontra": {}}}, "rules.tariffs"),
+    ({"tariffs": {"ramsch": {"base": 20, "schneider": 10}}}, "rules.tariffs.ramsch"),
+    ({"all_pass": "pay"}, "rules.all_pass"),
     ({"thrown_in_counts": "yes"}, "rules.thrown_in_counts"),
 ])
 def test_bad_rules_name_the_field(rules, field):
@@ -52,8 +73,8 @@ def test_bad_rules_name_the_field(rules, field):
 
 def test_unknown_rule_keys_are_named():
     with pytest.raises(errors.InvalidSetup) as info:
-        GAME.setup(4, {"stoss": True, "doppeln": True}, None)
-    assert "stoss" in str(info.value.errors["rules"]) and "doppeln" in str(info.value.errors["rules"])
+        GAME.setup(4, {"kontra": True, "klopfen": True}, None)
+    assert "kontra" in str(info.value.errors["rules"]) and "klopfen" in str(info.value.errors["rules"])
 
 
 def test_presets_are_validated_as_a_partition_of_the_deck():
@@ -121,7 +142,19 @@ def test_view_of_a_running_trick():
 def test_command_schemas_are_strict():
     from marshmallow import ValidationError
     from api.commands.schafkopf import COMMANDS
-    assert set(COMMANDS) == {"announce", "name_game", "withdraw", "play"}
+    assert set(COMMANDS) == {"announce", "name_game", "withdraw", "play", "doppeln", "stoss",
+                             "hochzeit", "give_card"}
+    COMMANDS["hochzeit"]().load({"type": "hochzeit", "offer": False})
+    COMMANDS["give_card"]().load({"type": "give_card", "card": "G10"})
+    COMMANDS["name_game"]().load({"type": "name_game", "game": "hochzeit"})
+    with pytest.raises(ValidationError):
+        COMMANDS["give_card"]().load({"type": "give_card", "card": "X1"})
+    COMMANDS["doppeln"]().load({"type": "doppeln", "double": True})
+    COMMANDS["stoss"]().load({"type": "stoss"})
+    with pytest.raises(ValidationError):
+        COMMANDS["doppeln"]().load({"type": "doppeln", "double": "yes"})
+    with pytest.raises(ValidationError):
+        COMMANDS["stoss"]().load({"type": "stoss", "level": 2})
     COMMANDS["name_game"]().load({"type": "name_game", "game": "rufspiel", "suit": "E"})
     COMMANDS["name_game"]().load({"type": "name_game", "game": "wenz"})
     with pytest.raises(ValidationError):
