@@ -94,7 +94,8 @@ def test_every_acknowledged_move_survives_sigkill_of_redis(tmp_path):
                 assert [e.seq for e in stored] == list(range(1, len(stored) + 1)), "gap in the stream"
                 by_seq = {e.seq: (e.seq, e.type, e.at) for e in stored}
                 for event in list(acked):
-                    assert by_seq.get(event[0]) == event, f"acknowledged event lost after cycle {cycle}: {event}"
+                    assert by_seq.get(event[0]) == event, (f"acknowledged event lost after cycle {cycle}: {event}; "
+                                                           f"stored {by_seq.get(event[0])}, stream length {len(stored)}")
                     checked_events += 1
     finally:
         player.stop.set()
