@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 
 from flask import request
 
@@ -63,6 +64,7 @@ class CredentialCache:
         self._load = load  # game_id -> {seat: hash}
         self._size = size
         self._cache: dict[str, dict[int, str]] = {}
+        self._lock = threading.Lock()
 
     def seat(self, game_id: str, token: str) -> int:
         cached = self._cache.get(game_id)
@@ -72,7 +74,8 @@ class CredentialCache:
             except Problem:
                 pass
         fresh = self._load(game_id)
-        if len(self._cache) >= self._size:
-            self._cache.pop(next(iter(self._cache)), None)
-        self._cache[game_id] = fresh
+        with self._lock:
+            if len(self._cache) >= self._size:
+                self._cache.pop(next(iter(self._cache)), None)
+            self._cache[game_id] = fresh
         return seat_for_token(fresh, token)

@@ -54,8 +54,11 @@ class InlineDispatcher:
             return
         self._local.draining = True
         try:
-            while self._pending:
-                game_id, seat, seq = self._pending.popleft()
+            while True:
+                try:  # other threads drain the same queue: pop, never check-then-pop
+                    game_id, seat, seq = self._pending.popleft()
+                except IndexError:
+                    break
                 play_bot_turn(game_id, seat, seq, handler=self.handler)
         finally:
             self._local.draining = False

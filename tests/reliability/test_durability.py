@@ -89,11 +89,15 @@ def test_every_acknowledged_move_survives_sigkill_of_redis(tmp_path):
             server.kill()  # SIGKILL, mid-append or not
             time.sleep(rng.uniform(0.0, 0.1))
             server.restart()
-            for game_id, acked in list(player.acked.items()):
+            # Snapshot what was acknowledged *before* reading the streams: the
+            # player keeps moving, and a move acknowledged after the read is
+            # rightly not in it yet.
+            acknowledged = {game_id: list(acked) for game_id, acked in list(player.acked.items())}
+            for game_id, acked in acknowledged.items():
                 stored = store.read(game_id)
                 assert [e.seq for e in stored] == list(range(1, len(stored) + 1)), "gap in the stream"
                 by_seq = {e.seq: (e.seq, e.type, e.at) for e in stored}
-                for event in list(acked):
+                for event in acked:
                     assert by_seq.get(event[0]) == event, (f"acknowledged event lost after cycle {cycle}: {event}; "
                                                            f"stored {by_seq.get(event[0])}, stream length {len(stored)}")
                     checked_events += 1
