@@ -1,26 +1,21 @@
 """Scharfe Schoten commands: predict, play, take (the cupboard colour)."""
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import fields, validate
+
+from .base import CommandSchema
 
 COLOUR = validate.OneOf(["R", "G", "Y", "B"])
 
 
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
-
-    type = fields.String(required=True)
-
-
-class PredictSchema(_Strict):
+class PredictSchema(CommandSchema):
     most = fields.String(required=True, validate=COLOUR)
     fewest = fields.String(required=True, validate=COLOUR)
 
 
-class PlaySchema(_Strict):
+class PlaySchema(CommandSchema):
     card = fields.String(required=True, validate=validate.Length(min=2, max=4))
 
 
-class TakeSchema(_Strict):
+class TakeSchema(CommandSchema):
     colour = fields.String(required=True, validate=COLOUR)
 
 

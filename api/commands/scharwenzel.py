@@ -1,38 +1,33 @@
 """Scharwenzel commands: bid, pass, name_trumps, announce_tout, no_tout, play."""
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import fields, validate
+
+from .base import CommandSchema
 
 SUIT = validate.OneOf(["C", "S", "H", "D"])
 
 
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
-
-    type = fields.String(required=True)
-
-
-class BidSchema(_Strict):
+class BidSchema(CommandSchema):
     value = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
     besser = fields.Boolean()
 
 
-class PassSchema(_Strict):
+class PassSchema(CommandSchema):
     pass
 
 
-class NameTrumpsSchema(_Strict):
+class NameTrumpsSchema(CommandSchema):
     suit = fields.String(required=True, validate=SUIT)
 
 
-class AnnounceToutSchema(_Strict):
+class AnnounceToutSchema(CommandSchema):
     pass
 
 
-class NoToutSchema(_Strict):
+class NoToutSchema(CommandSchema):
     pass
 
 
-class PlaySchema(_Strict):
+class PlaySchema(CommandSchema):
     card = fields.String(required=True, validate=validate.Length(min=2, max=3))
 
 
