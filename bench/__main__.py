@@ -65,10 +65,11 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def peak_rss_mb(pid: int) -> float | None:
+def rss_mb(pid: int, field: str = "VmHWM") -> float | None:
+    """VmHWM: the peak resident set; VmRSS: the current one."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     except OSError:
         return None
@@ -117,6 +118,7 @@ def main(argv=None) -> int:
         progress.phase("starting the private Redis, gunicorn and the bot workers")
         gunicorn, workers = start_server(redis_server.url, port, args.http_workers, args.threads, args.bot_workers)
         load.run("a", "127.0.0.1", port, 2, 1.0, 0)  # warm up connections and imports
+        rss_after_warmup = {pid: rss_mb(pid, "VmRSS") for pid in children(gunicorn.pid)}
         for name, key in (("baseline A: bare Flask JSON", "baseline_a"),
                           ("baseline B: marshmallow + one XADD", "baseline_b"),
                           ("moves: whole games, view then command", "moves")):
@@ -136,8 +138,12 @@ def main(argv=None) -> int:
         progress.phase("memory per finished game and peak RSS")
         result["memory"] = measure.memory_per_game(redis_server.url)
         api_pids = children(gunicorn.pid)
-        result["peak_rss_mb"] = {"api_workers": [peak_rss_mb(p) for p in api_pids],
-                                 "bot_workers": [peak_rss_mb(w.pid) for w in workers]}
+        result["peak_rss_mb"] = {"api_workers": [rss_mb(p) for p in api_pids],
+                                 "bot_workers": [rss_mb(w.pid) for w in workers]}
+        # Per-game memory left behind shows as growth of the API processes over
+        # the run (their caches of folded games are bounded LRUs).
+        result["api_rss_growth_mb"] = [round((rss_mb(p, "VmRSS") or 0) - (before or 0), 1)
+                                       for p, before in rss_after_warmup.items()]
     finally:
         for process in [gunicorn, *(workers or [])]:
             if process and process.poll() is None:
@@ -188,6 +194,7 @@ def print_table(r: dict, path: Path) -> None:
     rss = r["peak_rss_mb"]
     rows.append(("peak RSS (MB)", "api " + ", ".join(f"{x:.0f}" for x in rss["api_workers"] if x),
                  "workers " + ", ".join(f"{x:.0f}" for x in rss["bot_workers"] if x)))
+    rows.append(("API RSS growth over the run (MB)", ", ".join(str(x) for x in r["api_rss_growth_mb"]), ""))
     width = max(len(a) for a, _, _ in rows)
     print()
     for a, b, c in rows:
