@@ -7,3 +7,13 @@ class CommandSchema(Schema):
         unknown = RAISE
 
     type = fields.String(required=True)
+
+
+class StrictBoolean(fields.Boolean):
+    """Only JSON true/false: marshmallow's Boolean also takes 1, "yes", "on"…
+    (and ``1 == True`` slips through even a ``truthy={True}``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value

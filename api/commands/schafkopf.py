@@ -2,7 +2,8 @@
 
 announce, name_game, withdraw, play; with the house rules also doppeln
 (``rules.doppeln``), stoss (``rules.stoss`` > 0), hochzeit and give_card
-(``rules.hochzeit``).
+(``rules.hochzeit``), bid and pass (``rules.auction``), schieber and push
+(``rules.schieberrunde``).
 """
 from marshmallow import RAISE, Schema, fields, validate
 
@@ -57,6 +58,26 @@ class StossSchema(_Strict):
     pass
 
 
+class BidSchema(_Strict):
+    # Auction: the points the bidder's side will need (71 for a bid of "70", ... 111).
+    target = fields.Integer(required=True, strict=True, validate=validate.OneOf([71, 81, 91, 101, 111]))
+
+
+class PassSchema(_Strict):
+    # Auction: out of the bidding.
+    pass
+
+
+class SchieberSchema(_Strict):
+    # Schieberrunde: true = "Ich spiele" (a Solo), false = "Ich spiele nicht".
+    play = fields.Boolean(required=True, truthy={True}, falsy={False})
+
+
+class PushSchema(_Strict):
+    # Schieberrunde: the two cards passed to the next seat, in deck order.
+    cards = fields.List(fields.String(validate=CARD), required=True, validate=validate.Length(equal=2))
+
+
 COMMANDS = {
     "announce": AnnounceSchema,
     "name_game": NameGameSchema,
@@ -66,4 +87,8 @@ COMMANDS = {
     "stoss": StossSchema,
     "hochzeit": HochzeitSchema,
     "give_card": GiveCardSchema,
+    "bid": BidSchema,
+    "pass": PassSchema,
+    "schieber": SchieberSchema,
+    "push": PushSchema,
 }

@@ -1,14 +1,14 @@
 """Scharwenzel commands: bid, pass, name_trumps, announce_tout, no_tout, play."""
 from marshmallow import fields, validate
 
-from .base import CommandSchema
+from .base import CommandSchema, StrictBoolean
 
 SUIT = validate.OneOf(["C", "S", "H", "D"])
 
 
 class BidSchema(CommandSchema):
     value = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
-    besser = fields.Boolean()
+    besser = StrictBoolean()
 
 
 class PassSchema(CommandSchema):
