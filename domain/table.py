@@ -18,6 +18,7 @@ from .game import Game, Setup
 from .shuffle import deal_key, keyed_shuffle, seed_commitment
 
 TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "SeedRevealed"}
+SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal"}
 ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{0,64}$")
 BOT_KINDS = ("random",)
 
@@ -119,6 +120,9 @@ class Table:
     # -- the decider ------------------------------------------------------
     def decide(self, state: TableState, actor: int | None, command: Mapping[str, Any]) -> list[Event]:
         kind = command.get("type")
+        if kind in SYSTEM_COMMANDS and actor is not None:
+            # Only the system seats players, deals and reveals; a seat never can.
+            raise errors.UnknownCommand(f"{kind!r} is not a command a seat can send")
         if kind == "take_seat":
             return self._take_seat(state, command)
         if kind == "reveal_seed":

@@ -38,3 +38,4 @@ def test_a_wrong_seed_is_found():
     table, state, events = random_playout(game("scharfe-schoten"), 3, seed=9, rules={"rounds": 1})
     events[-1] = replace(events[-1], data={"seed": "11" * 32})
     assert "commitment" in verify_deals(table, events)[0]
+
