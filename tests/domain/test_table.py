@@ -9,7 +9,7 @@ from domain import errors
 from domain.registry import all_games
 from domain.table import Table, TableState
 
-from .harness import event_types, new_table, run_system
+from .harness import event_types, new_table
 
 GAME = all_games()["scharfe-schoten"]
 
@@ -55,10 +55,16 @@ def test_a_seat_can_never_send_a_system_command(command):
         table.decide(state, 0, command)
 
 
-def test_the_seed_must_match_the_commitment():
-    table, state, events = new_table(GAME, 3, rules={"rounds": 1}, seed_hex="00" * 32)
-    while state.status == "active":
+def test_the_last_event_reveals_the_committed_seed_and_no_other():
+    seed = "00" * 32
+    table, state, events = new_table(GAME, 3, rules={"rounds": 1}, seed_hex=seed)
+    while not GAME.is_finished(state.inner):
         seat = min(table.to_act(state))
-        new = table.decide(state, seat, table.legal_commands(state, seat)[0])
-        events, state = run_system(table, table.fold(state, new), events + new, "00" * 32)
-    assert events[-1].type == "SeedRevealed" and state.seed == "00" * 32
+        state = table.fold(state, table.decide(state, seat, table.legal_commands(state, seat)[0]))
+        while table.needs_system(state) and not GAME.is_finished(state.inner):  # deals only
+            state = table.fold(state, table.decide(state, None, table.system_command(state, seed)))
+    with pytest.raises(errors.InvalidCommand):
+        table.decide(state, None, {"type": "reveal_seed", "seed": "11" * 32})
+    revealed = table.decide(state, None, table.system_command(state, seed))
+    assert event_types(revealed) == ["SeedRevealed"]
+    assert table.fold(state, revealed).status == "finished"
