@@ -16,7 +16,11 @@ highest game is declared. Nobody saying ``play``: see ``all_pass``.
 After all passed, the naming round may run in a *mode*: ``muss`` (the
 Eichel-Ober holder alone, who must name a Rufspiel, with As-Renonce if
 blocked) or ``renonce`` (the blocked players, who may name a Rufspiel with
-As-Renonce or withdraw; the first to name plays it).
+As-Renonce or withdraw; the first to name plays it). In a Schieberrunde the
+mode is ``schieber``: the seat that plays names the suit of his Solo.
+
+With ``rules.auction`` the band games (Solo ... Farbgeier) tie in the naming
+round and an auction decides between them (``auction.py``).
 """
 from __future__ import annotations
 
@@ -25,10 +29,12 @@ from typing import Mapping
 from .. import errors
 from ..event import Event
 from ..trick import seats_from
+from . import auction
 from .cards import PLAYERS, SUITS
 from .all_pass import apply_option
+from .evolve import evolve
 from .hochzeit import may_marry
-from .game_types import (CALLABLE_SUITS, GAME_TYPES, SUITED, callable_suits, contracts_for, outranks,
+from .game_types import (CALLABLE_SUITS, GAME_TYPES, SUITED, beats, callable_suits, contracts_for, outranks,
                          renonce_calls)
 from .state import State
 
@@ -97,10 +103,19 @@ def nameable(state: State, seat: int) -> list[tuple[str, str | None]]:
     if state.mode == "muss":
         suits = callable_suits(hand) or [s for s, _ in renonce_calls(hand)]
         return [("rufspiel", s) for s in suits]
+    if state.mode == "schieber":
+        return [("solo", s) for s in SUITS]
     options = options_for(state, seat)
     if state.best is None:
         return options
-    return [(game, suit) for game, suit in options if outranks(game, state.best[1])]
+    return [(game, suit) for game, suit in options
+            if beats(game, state.best[1], state.config.auction) or joins_auction(state, game)]
+
+
+def joins_auction(state: State, game: str) -> bool:
+    """With the auction: a band game named against a standing band game joins the bidding."""
+    return (state.config.auction and state.mode is None and state.best is not None
+            and auction.in_band(game) and auction.in_band(state.best[1]))
 
 
 def may_withdraw(state: State) -> bool:
@@ -151,10 +166,23 @@ def decide_name(state: State, seat: int, command: Mapping) -> list[Event]:
 
 
 def _named(state: State, seat: int, game: str, suit: str | None) -> list[Event]:
-    events = [Event("GameNamed", {"seat": seat, "game": game, "suit": suit})]
-    if len(state.namers) == 1 or state.mode is not None:
-        events.append(_declared(state, seat, game, suit))
+    data = {"seat": seat, "game": game, "suit": suit}
+    if joins_auction(state, game):
+        data["auction"] = True
+    events = [Event("GameNamed", data)]
+    if state.mode is not None:
+        events.append(declared(state, seat, game, suit))
+    elif len(state.namers) == 1:
+        events.append(_round_over(evolve(state, events[0])))
     return events
+
+
+def _round_over(state: State) -> Event:
+    """The naming round is over: the standing highest is declared, or the band's auction opens."""
+    if auction.opens(state):
+        return auction.opening(state)
+    declarer, game, suit = state.best
+    return declared(state, declarer, game, suit)
 
 
 def decide_withdraw(state: State, seat: int) -> list[Event]:
@@ -164,16 +192,19 @@ def decide_withdraw(state: State, seat: int) -> list[Event]:
     if len(state.namers) == 1:
         if state.best is None:  # the Renonce round ended without a game
             return events + apply_option(state)
-        declarer, game, suit = state.best
-        events.append(_declared(state, declarer, game, suit))
+        events.append(_round_over(evolve(state, events[0])))
     return events
 
 
-def _declared(state: State, declarer: int, game: str, suit: str | None) -> Event:
+def declared(state: State, declarer: int, game: str, suit: str | None, target: int | None = None) -> Event:
     call, renonce = called_card(state.hands[declarer], game, suit)
     data = {"declarer": declarer, "game": game, "suit": suit, "called_ace": call}
     if game == "hochzeit":
         data["partner"] = state.hochzeit
     if renonce:
         data["renonce"] = True
+    if state.config.auction and auction.in_band(game) and state.mode is None:
+        data["target"] = target or auction.WIN
+    if state.mode == "schieber":
+        data["schieberrunde"] = True
     return Event("GameDeclared", data)

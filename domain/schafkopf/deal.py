@@ -13,6 +13,7 @@ from typing import Mapping
 
 from .. import errors
 from ..event import Event, nobody, per_seat
+from . import schieberrunde
 from .cards import PLAYERS
 from .state import State
 
@@ -62,6 +63,11 @@ def decide_deal(state: State, command: Mapping) -> list[Event]:
                 raise errors.InvalidCommand("deal 0 needs decks.seats, the four seat numbers")
             dealer = int(seats[0])
         hands = hands_from_deck(cards, dealer, config.half)
+    if state.schieber_due:  # after a won Herz-Solo: Vorhand gets EO and GO first
+        deck = schieberrunde.deck_from_hands(hands, dealer, config.half)
+        hands = schieberrunde.hands_from_deck(deck, dealer, config.half)
+        return [Event("HandsDealt", {"deal": k, "dealer": dealer, "hands": hands, "schieberrunde": True},
+                      per_seat("hands"))]
     if config.doppeln == "off":
         return [Event("HandsDealt", {"deal": k, "dealer": dealer, "hands": hands}, per_seat("hands"))]
     half = config.half

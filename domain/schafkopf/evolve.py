@@ -9,9 +9,12 @@ from . import settlement
 from .cards import PLAYERS
 from .play import leads_called_suit
 from . import hochzeit
-from .state import ANNOUNCE, DEALING, DOPPELN, EXCHANGE, FINISHED, HOCHZEIT, NAMING, PLAY, Contract, State
+from .state import (ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, HOCHZEIT, NAMING, PLAY, PUSH,
+                    SCHIEBER, WIN, Contract, State)
 
-FRESH_DEAL = dict(held=(), doppeln=(), hochzeit_spoken=(), hochzeit=None, swap=None, announcements=(), namers=(), naming=(), best=None, mode=None,
+FRESH_DEAL = dict(held=(), doppeln=(), hochzeit_spoken=(), hochzeit=None, swap=None, announcements=(),
+                  namers=(), naming=(), best=None, mode=None, target=WIN, holder=None, bidders=(), bids=(),
+                  schieber=False, schieber_calls=(), pushes=(),
                   contract=None, partner=None, partner_revealed=False, called_suit_led=False,
                   ace_free=False, stoss=(), trick=None, last_trick=None, tricks=())
 
@@ -34,8 +37,45 @@ def _picked_up(state: State) -> State:
 def _dealt(state: State, data: dict) -> State:
     hands = _hands(data["hands"])
     state = replace(state, phase=DOPPELN, deal=data["deal"], next_deal=data["deal"] + 1,
-                    dealer=data["dealer"], dealt=hands, hands=hands, **FRESH_DEAL)
+                    dealer=data["dealer"], dealt=hands, hands=hands, schieber_due=False, **FRESH_DEAL)
+    if data.get("schieberrunde"):
+        return replace(state, phase=SCHIEBER, schieber=True)
     return state if state.config.doppeln != "off" else _picked_up(state)
+
+
+def _move(hands, giver: int, receiver: int, cards) -> tuple[tuple[str, ...], ...]:
+    out = [list(h) for h in hands]
+    for card in cards:
+        out[giver].remove(card)
+        out[receiver].append(card)
+    return _hands(out)
+
+
+def _schieber_spoken(state: State, data: dict) -> State:
+    calls = state.schieber_calls + ((data["seat"], data["play"]),)
+    if data["play"] and data["seat"] == state.dealer:
+        return replace(state, schieber_calls=calls, phase=NAMING, namers=(data["seat"],), mode="schieber")
+    return replace(state, schieber_calls=calls, phase=PUSH if data["play"] else state.phase)
+
+
+def _obers_handed_over(state: State, data: dict) -> State:
+    return replace(state, hands=_move(state.hands, data["seat"], data["to"], data["cards"]))
+
+
+def _pushed(state: State, data: dict) -> State:
+    giver = data["seat"]
+    pushes = state.pushes + ((giver, data["to"], tuple(data["cards"])),)
+    state = replace(state, hands=_move(state.hands, giver, data["to"], data["cards"]), pushes=pushes)
+    if len(pushes) < PLAYERS - 1:
+        return state
+    return replace(state, phase=NAMING, namers=(pushes[0][0],), mode="schieber")
+
+
+def _schieber_paid(state: State, data: dict) -> State:
+    payments = tuple(data["payments"])
+    return replace(state, phase=DEALING, deals_counted=state.deals_counted + 1,
+                   totals=tuple(t + p for t, p in zip(state.totals, payments)),
+                   settlements=state.settlements + (settlement.thrown_in(data["deal"], payments),))
 
 
 def _held(state: State, data: dict) -> State:
@@ -100,9 +140,25 @@ def _renonce_round(state: State, data: dict) -> State:
 
 
 def _named(state: State, data: dict) -> State:
+    best = state.best if data.get("auction") else (data["seat"], data["game"], data["suit"])
     return replace(state, namers=state.namers[1:],
-                   naming=state.naming + ((data["seat"], data["game"], data["suit"]),),
-                   best=(data["seat"], data["game"], data["suit"]))
+                   naming=state.naming + ((data["seat"], data["game"], data["suit"]),), best=best)
+
+
+def _auction_opened(state: State, data: dict) -> State:
+    seats = tuple(data["seats"])
+    return replace(state, phase=AUCTION, holder=data["holder"], target=data["target"],
+                   bidders=tuple(s for s in seats if s != data["holder"]))
+
+
+def _bid(state: State, data: dict) -> State:
+    return replace(state, target=data["target"], holder=data["seat"],
+                   bidders=state.bidders[1:] + (state.holder,),
+                   bids=state.bids + ((data["seat"], data["target"]),))
+
+
+def _bid_passed(state: State, data: dict) -> State:
+    return replace(state, bidders=state.bidders[1:], bids=state.bids + ((data["seat"], None),))
 
 
 def _withdrawn(state: State, data: dict) -> State:
@@ -113,12 +169,14 @@ def _declared(state: State, data: dict) -> State:
     game, suit = data["game"], data["suit"]
     ace = data.get("called_ace")
     call = ace if ace is not None and ace != (suit or "") + "A" else None
-    contract = Contract(game, suit, data["declarer"], call=call, renonce=bool(data.get("renonce")))
+    contract = Contract(game, suit, data["declarer"], call=call, renonce=bool(data.get("renonce")),
+                        target=data.get("target"))
     partner = next((s for s in range(PLAYERS) if ace in state.hands[s]), None) if ace else None
     if game == "hochzeit":
         return replace(state, phase=EXCHANGE, namers=(), contract=contract, partner=data["partner"],
                        partner_revealed=True, trick=Trick((state.dealer + 1) % PLAYERS))
-    return replace(state, phase=PLAY, namers=(), contract=contract, partner=partner,
+    dealt = state.hands if data.get("schieberrunde") else state.dealt  # Laufende after the passing
+    return replace(state, phase=PLAY, namers=(), contract=contract, partner=partner, dealt=dealt,
                    trick=Trick((state.dealer + 1) % PLAYERS))
 
 
@@ -155,6 +213,7 @@ def _settled(state: State, data: dict) -> State:
     totals = tuple(t + p for t, p in zip(state.totals, result.payments))
     return replace(state, phase=DEALING, totals=totals, deals_counted=state.deals_counted + 1,
                    stock=state.stock + result.stock, bock=0,
+                   schieber_due=bool(data.get("schieberrunde_next")),
                    settlements=state.settlements + (result,))
 
 
@@ -174,8 +233,15 @@ HANDLERS = {
     "MussSpiel": _muss,
     "RenonceRound": _renonce_round,
     "GameNamed": _named,
+    "AuctionOpened": _auction_opened,
+    "BidMade": _bid,
+    "BidPassed": _bid_passed,
     "PlayWithdrawn": _withdrawn,
     "GameDeclared": _declared,
+    "SchieberSpoken": _schieber_spoken,
+    "ObersHandedOver": _obers_handed_over,
+    "CardsPushed": _pushed,
+    "SchieberrundePaid": _schieber_paid,
     "StossGiven": _stoss,
     "CardPlayed": _card,
     "PartnerRevealed": _revealed,

@@ -3,7 +3,8 @@
 The rules live in small modules: ``cards`` (codes, points), ``game_types``
 (precedence, trumps), ``ruleset``/``tariffs`` (options, presets, prices),
 ``deal`` (hands, halves), ``doppeln``, ``announcement`` (who plays what),
-``all_pass`` (when everybody passes), ``stoss``, ``play`` (legal cards,
+``auction`` (bidding for the target), ``all_pass`` (when everybody passes),
+``schieberrunde`` (the passing round after a won Herz-Solo), ``stoss``, ``play`` (legal cards,
 trick winner), ``settlement``/``ramsch`` (payments, the Stock), ``evolve``
 (folding events) and ``view`` (what a seat may see). This module sequences
 them.
@@ -15,7 +16,7 @@ from typing import Any, Mapping
 from .. import errors
 from ..event import Event
 from ..game import DealRequest, Game, Setup, rank_places
-from . import announcement, doppeln, hochzeit, stoss
+from . import announcement, auction, doppeln, hochzeit, schieberrunde, stoss
 from .all_pass import all_passed
 from .cards import DECK_SET, PLAYERS, points
 from .deal import SEAT_DECK, decide_deal, hands_from_deck  # noqa: F401  (re-exported)
@@ -25,11 +26,14 @@ from .play import legal_cards, trick_winner
 from .ramsch import settle_ramsch
 from .ruleset import config_from_rules, validate_presets, validate_rules
 from .settlement import settle, to_json as settlement_json
-from .state import ANNOUNCE, DEALING, DOPPELN, EXCHANGE, FINISHED, HOCHZEIT, NAMING, PLAY, State
+from .state import (ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, HOCHZEIT, NAMING, PLAY, PUSH,
+                    SCHIEBER, State)
 from .view import view as build_view
 
 # command type -> the phase that accepts it
-PHASE_OF = {"doppeln": DOPPELN, "hochzeit": HOCHZEIT, "give_card": EXCHANGE, "announce": ANNOUNCE, "name_game": NAMING, "withdraw": NAMING,
+PHASE_OF = {"doppeln": DOPPELN, "hochzeit": HOCHZEIT, "give_card": EXCHANGE, "announce": ANNOUNCE,
+            "name_game": NAMING, "withdraw": NAMING, "bid": AUCTION, "pass": AUCTION,
+            "schieber": SCHIEBER, "push": PUSH,
             "stoss": PLAY, "play": PLAY}
 
 
@@ -94,6 +98,14 @@ class Schafkopf(Game):
             return announcement.decide_name(state, actor, command)
         if kind == "withdraw":
             return announcement.decide_withdraw(state, actor)
+        if kind == "schieber":
+            return schieberrunde.decide_call(state, actor, command)
+        if kind == "push":
+            return schieberrunde.decide_push(state, actor, command)
+        if kind == "bid":
+            return auction.decide_bid(state, actor, command)
+        if kind == "pass":
+            return auction.decide_pass(state, actor, announcement.declared)
         if kind == "stoss":
             if not stoss.allowed(state, actor):
                 raise errors.IllegalChoice("no Stoß is open to you now (SK-10)")
@@ -107,7 +119,7 @@ class Schafkopf(Game):
             if event.type == "DealThrownIn":
                 counted += 1 if state.config.thrown_in_counts else 0
                 totals = [t + p for t, p in zip(totals, event.data.get("payments") or [0] * PLAYERS)]
-            elif event.type == "DealSettled":
+            elif event.type in ("DealSettled", "SchieberrundePaid"):
                 counted += 1
                 totals = [t + p for t, p in zip(totals, event.data["payments"])]
             else:
@@ -165,7 +177,10 @@ class Schafkopf(Game):
         else:
             result = settle(state.deal, state.dealt, tricks, contract, state.partner, state.config,
                             multiplier=state.multiplier, stock=state.stock)
-        events.append(Event("DealSettled", settlement_json(result, contract)))
+        data = settlement_json(result, contract)
+        if schieberrunde.follows(state.config, contract.game, contract.suit, result.won):
+            data["schieberrunde_next"] = True
+        events.append(Event("DealSettled", data))
         return events
 
     # -- evolving ---------------------------------------------------------
@@ -184,6 +199,12 @@ class Schafkopf(Game):
             return frozenset({announcement.announcer(state)})
         if state.phase == NAMING:
             return frozenset({state.namers[0]})
+        if state.phase == AUCTION:
+            return frozenset({auction.bidder(state)})
+        if state.phase == SCHIEBER:
+            return frozenset({schieberrunde.speaker(state)})
+        if state.phase == PUSH:
+            return frozenset({schieberrunde.pusher(state)})
         if state.phase == PLAY:
             return frozenset({state.trick.next_to_play(PLAYERS)})
         return frozenset()
@@ -201,6 +222,12 @@ class Schafkopf(Game):
             return announcement.announce_commands(state, seat)
         if state.phase == NAMING:
             return announcement.naming_commands(state, seat)
+        if state.phase == AUCTION:
+            return auction.commands(state)
+        if state.phase == SCHIEBER:
+            return schieberrunde.call_commands()
+        if state.phase == PUSH:
+            return schieberrunde.push_commands(state, seat)
         out = [{"type": "play", "card": card} for card in self._legal_cards(state, seat)]
         if stoss.allowed(state, seat):
             out.append({"type": "stoss"})

@@ -33,6 +33,10 @@ SUITED = frozenset({"rufspiel", "solo", "solo_tout", "farbwenz", "farbwenz_tout"
                     "farbgeier", "farbgeier_tout"})
 CALLABLE_SUITS = ("E", "G", "S")
 TOUTS = frozenset({"solo_tout", "wenz_tout", "farbwenz_tout", "geier_tout", "farbgeier_tout"})
+# The auction's band (SK-3, seed "Order of Precedence"): the games "better
+# than Bettel but lower than a Tout game". With ``rules.auction`` they share
+# one rank and the higher bid of winning points decides between them.
+BAND = ("solo", "wenz", "farbwenz", "geier", "farbgeier")
 OBERS = ("EO", "GO", "HO", "SO")
 UNTERS = ("EU", "GU", "HU", "SU")
 SIE_HAND = frozenset(OBERS + UNTERS)
@@ -53,6 +57,13 @@ def _rank(game: str) -> int:
 
 def outranks(game: str, other: str) -> bool:
     return _rank(game) < _rank(other)
+
+
+def beats(game: str, other: str, auction: bool = False) -> bool:
+    """Precedence, except that with the auction two band games tie (the bids decide)."""
+    if auction and game in BAND and other in BAND:
+        return False
+    return outranks(game, other)
 
 
 def _base(game: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from ..errors import InvalidSetup
 from .cards import DECKS, PLAYERS, hand_size
-from .game_types import DEFAULT_ALLOWED, GAME_TYPES, PRECEDENCE
+from .game_types import BAND, DEFAULT_ALLOWED, GAME_TYPES, PRECEDENCE
 from .tariffs import (DEFAULT_TARIFFS, FLAT, PRICED, TOURNAMENT_TARIFFS, Tariff, _is_int, complete,
                       copy_tariffs, merge_tariffs)
 
@@ -34,6 +34,8 @@ CHOICES: dict[str, tuple[Any, tuple]] = {
     "bettel_stichzwang": (False, (True, False)),
     "renonce": (False, (True, False)),
     "hochzeit": (False, (True, False)),
+    "auction": (False, (True, False)),
+    "schieberrunde": (False, (True, False)),
 }
 OTHER_OPTIONS = ("preset", "allowed_games", "tariffs")
 
@@ -77,6 +79,8 @@ class Config:
     bettel_stichzwang: bool = False
     renonce: bool = False
     hochzeit: bool = False
+    auction: bool = False
+    schieberrunde: bool = False
 
     def tariff(self, tariff_name: str) -> Tariff:
         return dict(self.tariffs)[tariff_name]
@@ -168,6 +172,15 @@ def _check_combinations(out: dict[str, Any], problems: dict[str, list[str]]) -> 
     if out["renonce"] is True and not rufspiel:
         problems.setdefault("rules.renonce", []).append(
             "As-Renonce calls a Rufspiel: rules.allowed_games must include 'rufspiel'")
+    allowed = out["allowed_games"] if isinstance(out["allowed_games"], list) else []
+    if out["auction"] is True and not any(game in BAND for game in allowed):
+        problems.setdefault("rules.auction", []).append(
+            "the auction is for the games between Bettel and the Touts: rules.allowed_games must include "
+            "one of " + ", ".join(repr(g) for g in BAND))
+    if out["schieberrunde"] is True and "solo" not in allowed:
+        problems.setdefault("rules.schieberrunde", []).append(
+            "a Schieberrunde follows a won Herz-Solo and is played as a Solo: "
+            "rules.allowed_games must include 'solo'")
     if out["deck"] == "short":
         for game in ("sie", "bettel"):
             if isinstance(out["allowed_games"], list) and game in out["allowed_games"]:

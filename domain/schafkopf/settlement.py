@@ -12,9 +12,7 @@ from __future__ import annotations
 from .cards import DECKS, PLAYERS, total_points
 from .game_types import TARIFF_OF, TOUTS, goal, order
 from .ruleset import Config
-from .state import Contract, Settlement
-
-WIN = 61
+from .state import WIN, Contract, Settlement
 DECLARER_SCHNEIDER = 91  # the declarers win Schneider with 91+
 DEFENDER_SCHNEIDER = 90  # the defenders need only 90 (SK-7's asymmetry)
 
@@ -63,7 +61,14 @@ def stock_change(stock: int, won: bool, declarers: tuple[int, ...], contract: Co
 
 
 def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, config: Config,
-           multiplier: int = 1, stock: int = 0, target: int = WIN) -> Settlement:
+           multiplier: int = 1, stock: int = 0, target: int | None = None) -> Settlement:
+    """``target``: the points the declarers need (default the contract's auction target, else 61).
+
+    Schneider keeps its thresholds (91 / 90) whatever the target: the seed
+    moves only "the relevant target for winning" (a won bid of 91+ is
+    therefore always Schneider).
+    """
+    target = target if target is not None else (contract.target or WIN)
     declarers = tuple(sorted({contract.declarer} | ({partner} if partner is not None else set())))
     taken = [0, 0]  # tricks: declaring side, defenders
     points = [0, 0]
@@ -109,7 +114,8 @@ def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, co
     return Settlement(deal=deal, game=contract.game, declarers=declarers,
                       card_points=(points[0], points[1]), tricks=(taken[0], taken[1]),
                       won=won, schneider=schneider, schwarz=schwarz, laufende=runs,
-                      value=value, payments=tuple(payments), multiplier=multiplier, stock=pot)
+                      value=value, payments=tuple(payments), multiplier=multiplier, stock=pot,
+                      target=contract.target)
 
 
 def thrown_in(deal: int, payments=(0,) * PLAYERS, stock: int = 0) -> Settlement:
@@ -138,6 +144,8 @@ def to_json(settlement: Settlement, contract: Contract | None = None) -> dict:
         out["seat_points"] = list(settlement.seat_points)
         out["durchmarsch"] = settlement.durchmarsch
         out["jungfrauen"] = list(settlement.jungfrauen)
+    if settlement.target is not None:
+        out["target"] = settlement.target
     if contract is not None:
         out["declarer"] = contract.declarer
         out["suit"] = contract.suit
@@ -153,5 +161,5 @@ def from_json(data: dict) -> Settlement:
         laufende=data["laufende"], value=data["value"], payments=tuple(data["payments"]),
         multiplier=data.get("multiplier", 1), stock=data.get("stock", 0),
         seat_points=tuple(data.get("seat_points", ())), durchmarsch=data.get("durchmarsch", False),
-        jungfrauen=tuple(data.get("jungfrauen", ())),
+        jungfrauen=tuple(data.get("jungfrauen", ())), target=data.get("target"),
     )

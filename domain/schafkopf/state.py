@@ -7,10 +7,14 @@ from ..trick import Trick
 from .ruleset import Config
 
 # Phases of one deal:
-#   dealing -> [doppeln] -> [hochzeit] -> announce -> naming -> [exchange] -> play
+#   dealing -> [doppeln] -> [hochzeit] -> announce -> naming -> [auction] -> [exchange] -> play
 #   -> (settled) dealing ...
+# A Schieberrunde deal (after a won Herz-Solo):
+#   dealing -> schieber -> [push] -> naming -> play -> (settled) dealing ...
 DEALING, DOPPELN, HOCHZEIT, ANNOUNCE, NAMING, EXCHANGE, PLAY, FINISHED = (
     "dealing", "doppeln", "hochzeit", "announce", "naming", "exchange", "play", "finished")
+AUCTION, SCHIEBER, PUSH = "auction", "schieber", "push"
+WIN = 61  # the target without an auction (SK-7)
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class Contract:
     declarer: int | None
     call: str | None = None
     renonce: bool = False
+    target: int | None = None  # the auction's winning target (band games with rules.auction)
 
     @property
     def called_ace(self) -> str | None:
@@ -40,6 +45,8 @@ class Contract:
                "called_ace": self.called_ace}
         if self.renonce:
             out["renonce"] = True
+        if self.target is not None:
+            out["target"] = self.target
         return out
 
 
@@ -63,6 +70,7 @@ class Settlement:
     seat_points: tuple[int, ...] = ()  # Ramsch: card points per seat
     durchmarsch: bool = False
     jungfrauen: tuple[int, ...] = ()
+    target: int | None = None  # the points the declarers needed, with rules.auction (band games)
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,14 @@ class State:
     namers: tuple[int, ...] = ()  # seats still to speak in the naming round
     naming: tuple[tuple[int, str | None, str | None], ...] = ()  # (seat, game|None=withdrew, suit)
     best: tuple[int, str, str | None] | None = None  # standing highest (seat, game, suit)
-    mode: str | None = None  # naming round after all passed: "muss" | "renonce"
+    mode: str | None = None  # naming round: "muss" | "renonce" (after all passed) | "schieber"
+    target: int = WIN  # the auction's standing target
+    holder: int | None = None  # the auction's standing bidder
+    bidders: tuple[int, ...] = ()  # auction: seats still to answer the standing bid, in turn
+    bids: tuple[tuple[int, int | None], ...] = ()  # auction: (seat, target | None = passed)
+    schieber: bool = False  # this deal is a Schieberrunde
+    schieber_calls: tuple[tuple[int, bool], ...] = ()  # (seat, plays) — Vorhand, then the dealer
+    pushes: tuple[tuple[int, int, tuple[str, ...]], ...] = ()  # Schieberrunde: (from, to, two cards)
     contract: Contract | None = None
     partner: int | None = None  # holder of the called card (private until revealed)
     partner_revealed: bool = False
@@ -98,6 +113,7 @@ class State:
     totals: tuple[int, ...] = (0, 0, 0, 0)
     stock: int = 0  # the pot's balance
     bock: int = 0  # doublings the next game carries (all_pass "redeal_double")
+    schieber_due: bool = False  # the next deal is a Schieberrunde (a Herz-Solo was just won)
     settlements: tuple[Settlement, ...] = ()  # one per deal index, thrown-in included
 
     @property

@@ -6,11 +6,12 @@ fallen (the partner himself knows it from his own hand), the current and the
 last trick and how many tricks each seat took. Card points of a deal are
 public only once it is settled. After the session everything is shown.
 Also public: the Doppeln said, the Stöße given, the deal's multiplier, the
-naming mode after all passed, and the Stock's balance.
+naming mode, the Stock's balance and the auction's bids.
 """
 from __future__ import annotations
 
 from .cards import PLAYERS, sort_hand
+from .schieberrunde import pushes_view
 from .settlement import to_json as settlement_json
 from .stoss import CALLS
 from .state import DEALING, FINISHED, State
@@ -54,11 +55,32 @@ def view(state: State, seat: int | None, finished: bool) -> dict:
         "stock": state.stock,
         "hochzeit": state.hochzeit,
         "swap": _swap_view(state, seat, finished),
+        "auction": _auction_view(state),
+        "schieberrunde": _schieber_view(state, seat, finished),
+        "schieberrunde_next": state.schieber_due,
     }
     if finished:
         out["hands"] = [list(hand) for hand in state.dealt]
         out["tricks"] = [{"winner": w, **t.to_json()} for w, t in state.tricks]
     return out
+
+
+def _schieber_view(state: State, seat: int | None, finished: bool) -> dict | None:
+    """This deal's Schieberrunde: the calls are public, the passed cards only giver's and receiver's."""
+    if not state.schieber:
+        return None
+    return {"vorhand": (state.dealer + 1) % PLAYERS,
+            "calls": [{"seat": s, "play": p} for s, p in state.schieber_calls],
+            "pushes": pushes_view(state, seat, finished)}
+
+
+def _auction_view(state: State) -> dict | None:
+    """The band's auction (rules.auction), public: standing target and holder, who answers, the bids."""
+    if state.holder is None:
+        return None
+    return {"target": state.target, "holder": state.holder, "bidders": list(state.bidders),
+            "bids": [{"seat": s, "target": t} if t is not None else {"seat": s, "passed": True}
+                     for s, t in state.bids]}
 
 
 def _swap_view(state: State, seat: int | None, finished: bool) -> dict | None:

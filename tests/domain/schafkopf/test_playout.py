@@ -28,9 +28,15 @@ from .helpers import GAME
 RULES = {"allowed_games": list(PRECEDENCE), "deals": 10}
 
 
-def chooser(play_rate: float = 0.45):
+HERZ_SOLO = {"type": "name_game", "game": "solo", "suit": "H"}
+
+
+def chooser(play_rate: float = 0.45, herz_solo: float = 0.0):
+    """``herz_solo``: how often a seat names the Herz-Solo when it may (to bring about Schieberrunden)."""
     def choose(rng: random.Random, seat: int, legal: list[dict]) -> dict:
         kinds = {c["type"] for c in legal}
+        if herz_solo and HERZ_SOLO in legal and rng.random() < herz_solo:
+            return HERZ_SOLO
         if "announce" in kinds:
             plays = [c for c in legal if c.get("intent") == "play"]
             return plays[0] if plays and rng.random() < play_rate else legal[0]
@@ -46,6 +52,8 @@ def chooser(play_rate: float = 0.45):
                 return {"type": "withdraw"}
             game = rng.choice(games)
             return rng.choice([c for c in legal if c.get("game") == game])
+        if "pass" in kinds:  # the auction: raise by one step or pass, so targets stay winnable
+            return legal[0] if rng.random() < 0.5 else {"type": "pass"}
         if "stoss" in kinds and rng.random() < 0.8:  # a Stoß now and then, not at every chance
             legal = [c for c in legal if c["type"] != "stoss"]
         return rng.choice(legal)
@@ -63,6 +71,8 @@ def check(state: TableState) -> None:
         assert sum(settled.payments) + settled.stock == 0
         if settled.game is not None:
             assert sum(settled.card_points) == 120
+        if settled.target is not None:  # the auction's target replaces 61
+            assert settled.won == (settled.card_points[0] >= settled.target)
             assert sum(settled.tricks) == inner.config.hand_size
         totals = [t + p for t, p in zip(totals, settled.payments)]
         stock += settled.stock
@@ -77,11 +87,12 @@ def check(state: TableState) -> None:
         assert sorted(cards) == sorted(inner.config.cards)
 
 
-def play_sessions(rules: dict, seeds, play_rate: float = 0.45):
+def play_sessions(rules: dict, seeds, play_rate: float = 0.45, herz_solo: float = 0.0):
     """Play a session per seed; return the settlements and every event."""
     settlements, all_events = [], []
     for seed in seeds:
-        table, state, events = random_playout(GAME, 4, seed, rules=rules, choose=chooser(play_rate), check=check)
+        table, state, events = random_playout(GAME, 4, seed, rules=rules, choose=chooser(play_rate, herz_solo),
+                                              check=check)
         assert GAME.is_finished(state.inner)
         scores = GAME.scores(state.inner)
         assert "ranking" in scores and sum(scores["totals"]) + scores["stock"] == 0
@@ -181,6 +192,9 @@ OPTION_PLAYOUTS = {
                           lambda s, ev: sum(x.game == "bettel" for x in s) > 5),
     "hochzeit": ({"hochzeit": True, "allowed_games": ["rufspiel"]}, 0.7,
                  lambda s, ev: sum(x.game == "hochzeit" for x in s) >= 3 and _types(ev)["HochzeitCardGiven"] >= 3),
+    "auction": ({"auction": True}, 0.6,
+                lambda s, ev: _types(ev)["AuctionOpened"] >= 10 and _types(ev)["BidMade"] >= 5
+                and any(x.target and x.target > 61 for x in s) and any(x.target == 61 and x.won for x in s)),
     "tournament": ({"preset": "tournament"}, 0.45,
                    lambda s, ev: _types(ev)["StossGiven"] == 0
                    and all(abs(p) <= 21 * 4 for x in s for p in x.payments)),
@@ -193,3 +207,22 @@ def test_random_playouts_with_each_house_rule(name):
     settlements, events = play_sessions(dict(RULES, deals=6, **rules) if "allowed_games" not in rules
                                         else dict({"deals": 6}, **rules), range(25), play_rate)
     assert shown(settlements, events), name
+
+
+def _schieberrunden(ev) -> bool:
+    types = _types(ev)
+    return (types["CardsPushed"] >= 9 and types["ObersHandedOver"] >= 2 and types["SchieberrundePaid"] >= 2
+            and sum(1 for e in ev if e.type == "GameDeclared" and e.data.get("schieberrunde")) >= 5)
+
+
+@pytest.mark.parametrize("rules,shown", [
+    ({"schieberrunde": True, "allowed_games": ["solo", "rufspiel"]}, lambda s, ev: _schieberrunden(ev)),
+    ({"schieberrunde": True, "auction": True, "allowed_games": list(PRECEDENCE)},
+     lambda s, ev: _schieberrunden(ev) and _types(ev)["AuctionOpened"] >= 5 and _types(ev)["BidMade"] >= 3),
+], ids=["schieberrunde", "auction_and_schieberrunde"])
+def test_random_playouts_with_the_schieberrunde(rules, shown):
+    """A Herz-Solo is named often (when the chooser may) so that Schieberrunden come about."""
+    settlements, events = play_sessions(dict(rules, deals=8), range(25), play_rate=0.6, herz_solo=0.7)
+    assert shown(settlements, events)
+    passes = [e for e in events if e.type == "CardsPushed"]
+    assert all(e.data["to"] == (e.data["seat"] + 1) % 4 for e in passes)

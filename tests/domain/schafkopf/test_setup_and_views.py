@@ -32,6 +32,8 @@ def test_setup_returns_the_complete_ruleset():
         "bettel_stichzwang": False,
         "renonce": False,
         "hochzeit": False,
+        "auction": False,
+        "schieberrunde": False,
     }
     assert rules["tariffs"]["wenz"]["laufende_min"] == 2
     assert rules["tariffs"]["bettel"] == {"base": 30}
@@ -143,7 +145,16 @@ def test_command_schemas_are_strict():
     from marshmallow import ValidationError
     from api.commands.schafkopf import COMMANDS
     assert set(COMMANDS) == {"announce", "name_game", "withdraw", "play", "doppeln", "stoss",
-                             "hochzeit", "give_card"}
+                             "hochzeit", "give_card", "bid", "pass", "schieber", "push"}
+    COMMANDS["bid"]().load({"type": "bid", "target": 71})
+    COMMANDS["pass"]().load({"type": "pass"})
+    COMMANDS["schieber"]().load({"type": "schieber", "play": False})
+    COMMANDS["push"]().load({"type": "push", "cards": ["E7", "G10"]})
+    for command in ({"type": "bid", "target": "71"}, {"type": "bid", "target": 75}, {"type": "pass", "x": 1},
+                    {"type": "schieber", "play": "no"}, {"type": "push", "cards": ["E7"]},
+                    {"type": "push", "cards": ["E7", "X9"]}):
+        with pytest.raises(ValidationError):
+            COMMANDS[command["type"]]().load(command)
     COMMANDS["hochzeit"]().load({"type": "hochzeit", "offer": False})
     COMMANDS["give_card"]().load({"type": "give_card", "card": "G10"})
     COMMANDS["name_game"]().load({"type": "name_game", "game": "hochzeit"})

@@ -1,0 +1,158 @@
+"""The Schieberrunde (house rule ``schieberrunde``, SK-12; seed "Passing Round").
+
+The seed: "It is only possible after a won Herzsolo. In this passing round,
+the player in Vorhand (first seat) receives the Acorn Ober and the Leaves
+Ober from the dealer beforehand. Then, as usual, two batches of four cards
+each (three with the short deck) are dealt, leaving the dealer short of
+cards on the second round. Vorhand can now set aside two poor cards and play
+a suit solo. If Vorhand cannot play a suit solo, they say "I'm not playing"
+and offer the dealer the high trumps, who then decides whether to play a
+solo. If Vorhand does play, they pass the discarded cards to the next
+player, who in turn passes on two cards. [...] The third player passes two
+cards without giving any hint. If Rückhand (last seat) plays, no passing
+takes place. If neither Vorhand nor Rückhand plays, both pay the price of a
+solo to the other two players."
+
+As built:
+
+* **Trigger.** A won Herz-Solo (``solo`` or ``solo_tout`` in ``H``) makes
+  the next deal a Schieberrunde (``DealSettled.schieberrunde_next``), also
+  after a Schieberrunde.
+* **Deal.** Vorhand (left of the dealer) gets ``EO`` and ``GO`` first; the
+  rest of the shuffled deck (without them, in order) is dealt in two batches
+  from Vorhand round to the dealer, the dealer's second batch two cards
+  short: Vorhand 10 cards (long deck; 8 short), the dealer 6 (4), the others
+  8 (6). ``HandsDealt`` carries ``schieberrunde: true``. No Doppeln and no
+  Hochzeit offer in this deal. A preset deal that falls on a Schieberrunde is
+  read back as the deck it deals (the inverse of the normal mapping) and
+  dealt this way.
+* **Vorhand speaks** (phase ``schieber``): ``{"type": "schieber", "play":
+  true}`` ("Ich spiele") or ``false`` ("Ich spiele nicht", offering the
+  dealer the high trumps). Then the dealer (Rückhand): ``play: true`` takes
+  the two Obers from Vorhand (``ObersHandedOver``, public) and plays a Solo,
+  with no passing; ``false``: ``SchieberrundePaid`` — Vorhand and the dealer
+  each pay the Solo base price (``tariffs.solo.base``, not multiplied) to
+  each of the other two; the deal counts towards ``deals``.
+* **Passing** (phase ``push``), when Vorhand plays: Vorhand sets aside two
+  cards and passes them to Mittelhand, Mittelhand passes two to Hinterhand,
+  Hinterhand two to the dealer: ``{"type": "push", "cards": [a, b]}`` (any
+  two of his cards, in deck order). Everybody ends with 8 (6). Only giver and
+  receiver see the cards (``CardsPushed`` / ``CardsReceived``). The hinting
+  variant (the passer hinting the trump suit) is table talk and not built.
+* **The Solo.** The player names the suit last, after the passing
+  (``{"type": "name_game", "game": "solo", "suit": S}``, naming mode
+  ``schieber``): with the hinting the seed describes, the trump suit is still
+  open while the cards go round. Then a normal Solo: Vorhand leads, Stoß as
+  usual, Laufende counted from the hands after the passing.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Mapping
+
+from .. import errors
+from ..event import PUBLIC, Event, only_seat
+from .cards import DECK, PLAYERS
+from .state import State
+
+OBERS = ("EO", "GO")  # "the Acorn Ober and the Leaves Ober"
+HERZ_SOLOS = ("solo", "solo_tout")
+
+
+def follows(config, game: str, suit: str | None, won: bool) -> bool:
+    """Does this settled game make the next deal a Schieberrunde?"""
+    return config.schieberrunde and won and game in HERZ_SOLOS and suit == "H"
+
+
+def deck_from_hands(hands, dealer: int, half: int) -> list[str]:
+    """The inverse of ``deal.hands_from_deck``: the deck order that deals ``hands``."""
+    out: list[str] = []
+    for h in range(2):
+        for j in range(PLAYERS):
+            out.extend(hands[(dealer + 1 + j) % PLAYERS][h * half:(h + 1) * half])
+    return out
+
+
+def hands_from_deck(cards, dealer: int, half: int) -> list[list[str]]:
+    vorhand = (dealer + 1) % PLAYERS
+    rest = [card for card in cards if card not in OBERS]
+    hands: list[list[str]] = [[] for _ in range(PLAYERS)]
+    hands[vorhand] = list(OBERS)
+    position = 0
+    for h in range(2):
+        for j in range(PLAYERS):
+            seat = (dealer + 1 + j) % PLAYERS
+            take = half - len(OBERS) if h == 1 and seat == dealer else half
+            hands[seat].extend(rest[position:position + take])
+            position += take
+    return hands
+
+
+def vorhand(state: State) -> int:
+    return (state.dealer + 1) % PLAYERS
+
+
+def speaker(state: State) -> int:
+    return vorhand(state) if not state.schieber_calls else state.dealer
+
+
+def pusher(state: State) -> int:
+    return (vorhand(state) + len(state.pushes)) % PLAYERS
+
+
+def call_commands() -> list[dict]:
+    return [{"type": "schieber", "play": True}, {"type": "schieber", "play": False}]
+
+
+def decide_call(state: State, seat: int, command: Mapping) -> list[Event]:
+    play = command.get("play")
+    if not isinstance(play, bool):
+        raise errors.InvalidCommand("play must be true or false")
+    data = {"seat": seat, "play": play, "call": "Ich spiele" if play else "Ich spiele nicht"}
+    if not play and seat == vorhand(state):
+        data["offered_to"] = state.dealer  # the high trumps go to the dealer if he plays
+    events = [Event("SchieberSpoken", data)]
+    if seat == vorhand(state):
+        return events
+    if play:
+        return events + [Event("ObersHandedOver", {"seat": vorhand(state), "to": seat, "cards": list(OBERS)})]
+    return events + [paid(state)]
+
+
+def paid(state: State) -> Event:
+    """Neither Vorhand nor Rückhand plays: each pays each of the other two the Solo price."""
+    price = state.config.tariff("solo").base
+    payers = [vorhand(state), state.dealer]
+    payments = [-2 * price if seat in payers else 2 * price for seat in range(PLAYERS)]
+    return Event("SchieberrundePaid", {"deal": state.deal, "dealer": state.dealer, "payers": payers,
+                                       "price": price, "payments": payments}, PUBLIC)
+
+
+def push_commands(state: State, seat: int) -> list[dict]:
+    hand = sorted(state.hands[seat], key=DECK.index)
+    return [{"type": "push", "cards": [a, b]} for a, b in combinations(hand, 2)]
+
+
+def decide_push(state: State, seat: int, command: Mapping) -> list[Event]:
+    cards = command.get("cards")
+    if not isinstance(cards, list) or len(cards) != 2 or not all(isinstance(c, str) for c in cards):
+        raise errors.InvalidCommand("cards must be a list of two card codes")
+    missing = [card for card in cards if card not in state.hands[seat]]
+    if missing:
+        raise errors.CardNotInHand(f"{', '.join(missing)} not in your hand")
+    if {"type": "push", "cards": cards} not in push_commands(state, seat):
+        raise errors.InvalidCommand("name two different cards, in deck order (e.g. [\"EA\", \"G7\"])")
+    to = (seat + 1) % PLAYERS
+    return [Event("CardsPushed", {"seat": seat, "to": to, "cards": list(cards)}, only_seat(seat, "seat", "to")),
+            Event("CardsReceived", {"seat": to, "from": seat, "cards": list(cards)},
+                  only_seat(to, "seat", "from"))]
+
+
+def pushes_view(state: State, seat: int | None, finished: bool) -> list[dict]:
+    out = []
+    for giver, receiver, cards in state.pushes:
+        entry = {"from": giver, "to": receiver}
+        if finished or seat in (giver, receiver):
+            entry["cards"] = list(cards)
+        out.append(entry)
+    return out
