@@ -5,75 +5,71 @@ announce, name_game, withdraw, play; with the house rules also doppeln
 (``rules.hochzeit``), bid and pass (``rules.auction``), schieber and push
 (``rules.schieberrunde``).
 """
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import fields, validate
+
+from .base import CommandSchema, StrictBoolean
 
 GAMES = ["sie", "solo_tout", "wenz_tout", "farbwenz_tout", "geier_tout", "farbgeier_tout",
          "solo", "wenz", "farbwenz", "geier", "farbgeier", "bettel", "rufspiel", "hochzeit"]
 CARD = validate.Regexp(r"^[EGHS](A|10|K|O|U|9|8|7)$")
 
 
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
 
-    type = fields.String(required=True)
-
-
-class AnnounceSchema(_Strict):
+class AnnounceSchema(CommandSchema):
     # "pass" = "Weiter"; "play" = "Ich spiele" (or "Ich spiele auch" after another).
     intent = fields.String(required=True, validate=validate.OneOf(["pass", "play"]))
 
 
-class NameGameSchema(_Strict):
+class NameGameSchema(CommandSchema):
     game = fields.String(required=True, validate=validate.OneOf(GAMES))
     # The called Ace's suit (Rufspiel) or the trump suit; absent for Wenz, Geier, Bettel, Sie.
     suit = fields.String(allow_none=True, validate=validate.OneOf(["E", "G", "H", "S"]))
 
 
-class WithdrawSchema(_Strict):
+class WithdrawSchema(CommandSchema):
     pass
 
 
-class PlaySchema(_Strict):
+class PlaySchema(CommandSchema):
     card = fields.String(required=True, validate=validate.Length(min=2, max=3))
 
 
-class DoppelnSchema(_Strict):
+class DoppelnSchema(CommandSchema):
     # true = "Ich dopple", false = "Weiter" (after the first half of the cards).
-    double = fields.Boolean(required=True, truthy={True}, falsy={False})
+    double = StrictBoolean(required=True)
 
 
-class HochzeitSchema(_Strict):
+class HochzeitSchema(CommandSchema):
     # true = "Ich biete eine Hochzeit an" (holding exactly one trump), false = "Weiter".
-    offer = fields.Boolean(required=True, truthy={True}, falsy={False})
+    offer = StrictBoolean(required=True)
 
 
-class GiveCardSchema(_Strict):
+class GiveCardSchema(CommandSchema):
     # Hochzeit: the marrying player's non-trump card, given face down for the trump.
     card = fields.String(required=True, validate=CARD)
 
 
-class StossSchema(_Strict):
+class StossSchema(CommandSchema):
     # Kontra, Re, Supra or Resupra: the level follows from the Stöße already given.
     pass
 
 
-class BidSchema(_Strict):
+class BidSchema(CommandSchema):
     # Auction: the points the bidder's side will need (71 for a bid of "70", ... 111).
     target = fields.Integer(required=True, strict=True, validate=validate.OneOf([71, 81, 91, 101, 111]))
 
 
-class PassSchema(_Strict):
+class PassSchema(CommandSchema):
     # Auction: out of the bidding.
     pass
 
 
-class SchieberSchema(_Strict):
+class SchieberSchema(CommandSchema):
     # Schieberrunde: true = "Ich spiele" (a Solo), false = "Ich spiele nicht".
-    play = fields.Boolean(required=True, truthy={True}, falsy={False})
+    play = StrictBoolean(required=True)
 
 
-class PushSchema(_Strict):
+class PushSchema(CommandSchema):
     # Schieberrunde: the two cards passed to the next seat, in deck order.
     cards = fields.List(fields.String(validate=CARD), required=True, validate=validate.Length(equal=2))
 

@@ -712,9 +712,8 @@ def test_schafkopf_spec_matches_the_code():
     assert schemas["SchafkopfNameGame"]["properties"]["game"]["enum"] == commands.GAMES
 
 
-@pytest.mark.xfail(strict=True, reason="app bug: marshmallow Boolean(truthy={True}) takes 1/0 as true/false "
-                                       "(1 == True), so doppeln/hochzeit accept numbers the spec refuses")
 def test_schafkopf_boolean_fields_refuse_numbers(client):
+    """Only JSON true/false: 1 == True in Python, so a plain marshmallow Boolean took numbers."""
     rules = {"doppeln": "all", "deals": 1}
     game_id, tokens = _four_humans(client, rules, SCHAFKOPF_DEALS[:1])
     seat = client.get(f"/v1/games/{game_id}").get_json()["to_act"][0]
