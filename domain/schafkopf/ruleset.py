@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..errors import InvalidSetup
+from ..preset import check_hands, is_seat
 from .cards import DECKS, PLAYERS, hand_size
 from .game_types import BAND, DEFAULT_ALLOWED, GAME_TYPES, PRECEDENCE
 from .tariffs import (DEFAULT_TARIFFS, FLAT, PRICED, TOURNAMENT_TARIFFS, Tariff, _is_int, complete,
@@ -130,7 +131,7 @@ def validate_rules(rules: Any) -> dict[str, Any]:
     if unknown:
         problems["rules"] = [f"unknown rule option {key!r}" for key in unknown]
     preset_name = rules.get("preset", "standard")
-    if preset_name not in PRESETS:
+    if not isinstance(preset_name, str) or preset_name not in PRESETS:
         problems["rules.preset"] = [f"unknown preset {preset_name!r}; one of {sorted(PRESETS)}"]
         preset_name = "standard"
     preset = PRESETS[preset_name]
@@ -140,14 +141,14 @@ def validate_rules(rules: Any) -> dict[str, Any]:
         if not any(_same(value, v) for v in allowed):
             problems[f"rules.{name}"] = [f"must be {_describe(allowed)}"]
         out[name] = value
-    deck = out["deck"] if out["deck"] in DECKS else "long"
+    deck = out["deck"] if isinstance(out["deck"], str) and out["deck"] in DECKS else "long"
     allowed_default = [g for g in DEFAULT_ALLOWED if not (deck == "short" and g == "sie")]
     allowed = rules.get("allowed_games", preset.get("allowed_games", allowed_default))
     out["allowed_games"] = allowed_default
     if not isinstance(allowed, list) or not allowed:
         problems["rules.allowed_games"] = ["must be a non-empty list of game types"]
     else:
-        bad = [g for g in allowed if g not in GAME_TYPES]
+        bad = [g for g in allowed if not isinstance(g, str) or g not in GAME_TYPES]
         if bad:
             problems["rules.allowed_games"] = [f"unknown game type {g!r}; one of {list(PRECEDENCE)}" for g in bad]
         elif len(set(allowed)) != len(allowed):
@@ -211,28 +212,13 @@ def validate_presets(presets: Any, rules: Mapping[str, Any] | None = None) -> tu
         if bad:
             problems[path] = [f"unknown field {key!r}" for key in bad]
         dealer = preset.get("dealer")
-        if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < PLAYERS):
+        if dealer is not None and not is_seat(dealer, PLAYERS):
             problems[f"{path}.dealer"] = [f"must be a seat 0..{PLAYERS - 1}"]
         hands = preset.get("hands")
-        if not isinstance(hands, list) or len(hands) != PLAYERS:
-            problems[f"{path}.hands"] = [f"must be a list of {PLAYERS} hands"]
+        before = len(problems)
+        check_hands(hands, PLAYERS, size, f"{path}.hands", deck_set, problems)
+        if len(problems) > before:
             continue
-        seen: dict[str, str] = {}
-        for i, hand in enumerate(hands):
-            hpath = f"{path}.hands[{i}]"
-            if not isinstance(hand, list) or len(hand) != size:
-                problems[hpath] = [f"must be a list of {size} cards"]
-                continue
-            messages = []
-            for card in hand:
-                if card not in deck_set:
-                    messages.append(f"unknown card {card!r}")
-                elif card in seen:
-                    messages.append(f"{card} appears twice (also in {seen[card]})")
-                else:
-                    seen[card] = hpath
-            if messages:
-                problems[hpath] = messages
         entry = {"hands": [list(hand) for hand in hands]}
         if dealer is not None:
             entry["dealer"] = dealer

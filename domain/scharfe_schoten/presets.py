@@ -9,36 +9,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .cards import COLOURS, SPICE_DECK, is_spice, numbers_tuple
+from ..preset import check_cards, check_hands
+from .cards import COLOURS, SPICE_DECK, numbers_tuple
 from .deals import cupboard_size, hand_size
 from .state import PresetDeal
 
 FIELDS = ("hands", "cupboard", "numbers", "starter")
+SPICE_SET = frozenset(SPICE_DECK)
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_cards(cards: Any, size: int, path: str, seen: dict[str, str],
-                 problems: dict[str, list[str]]) -> None:
-    """Codes valid, the right count, and none already placed elsewhere (``seen``: card -> path)."""
-    messages: list[str] = []
-    if not isinstance(cards, list | tuple):
-        problems[path] = [f"must be a list of {size} card codes"]
-        return
-    if len(cards) != size:
-        messages.append(f"must hold {size} cards, got {len(cards)}")
-    for card in cards:
-        if not is_spice(card):
-            messages.append(f"unknown card {card!r}")
-        elif card in seen:
-            where = "" if seen[card] == path else f" (also in {seen[card]})"
-            messages.append(f"{card} appears twice{where}")
-        else:
-            seen[card] = path
-    if messages:
-        problems.setdefault(path, []).extend(messages)
 
 
 def _check_numbers(numbers: Any, path: str, problems: dict[str, list[str]]) -> None:
@@ -79,13 +60,9 @@ def validate_presets(players: int, rules: Mapping[str, Any], raw: Any,
         seen: dict[str, str] = {}
         hands = entry.get("hands")
         if "hands" in entry:
-            if not isinstance(hands, list | tuple) or len(hands) != players:
-                problems[f"{base}.hands"] = [f"must be a list of {players} hands, seat 0 first"]
-            else:
-                for seat, hand in enumerate(hands):
-                    _check_cards(hand, size, f"{base}.hands[{seat}]", seen, problems)
+            seen = check_hands(hands, players, size, f"{base}.hands", SPICE_SET, problems)
         if "cupboard" in entry:
-            _check_cards(entry["cupboard"], cupboard_size(players), f"{base}.cupboard", seen, problems)
+            check_cards(entry["cupboard"], cupboard_size(players), f"{base}.cupboard", SPICE_SET, seen, problems)
         missing = [card for card in SPICE_DECK if card not in seen]
         if len(problems) > before and missing and "hands" in entry and "cupboard" in entry:
             problems.setdefault(base, []).append(f"missing cards: {' '.join(missing)}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..errors import InvalidSetup
+from ..preset import check_hands, is_seat
 from .cards import deck, hand_size
 from .scoring import BOCK_VALUES
 
@@ -64,35 +65,13 @@ def validate_presets(players: int, presets: Any) -> tuple[dict, ...]:
         if dealer is not None:
             if k != 0:
                 problems[f"{path}.dealer"] = ["only deal 0 sets the dealer; afterwards the deal passes left"]
-            elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            elif not is_seat(dealer, players):
                 problems[f"{path}.dealer"] = [f"must be a seat 0..{players - 1}"]
+        # Right sizes, known cards, none twice: with players × size = the deck, a partition.
         hands = preset.get("hands")
-        if not isinstance(hands, list) or len(hands) != players:
-            problems[f"{path}.hands"] = [f"must be a list of {players} hands, seat 0 first"]
-            continue
-        seen: dict[str, int] = {}
-        for seat, hand in enumerate(hands):
-            hand_path = f"{path}.hands[{seat}]"
-            messages = []
-            if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
-                problems[hand_path] = ["must be a list of card codes"]
-                continue
-            if len(hand) != size:
-                messages.append(f"must hold {size} cards, got {len(hand)}")
-            for card in hand:
-                if card not in cards:
-                    messages.append(f"unknown card {card!r} for {players} players")
-                elif card in seen:
-                    other = seen[card]
-                    messages.append(f"{card} appears twice" + (f" (also in hands[{other}])" if other != seat else ""))
-                else:
-                    seen[card] = seat
-            if messages:
-                problems[hand_path] = messages
-        missing = [c for c in cards if c not in seen]
-        if missing and not any(p.startswith(f"{path}.hands[") for p in problems):
-            problems[f"{path}.hands"] = [f"missing cards: {' '.join(missing)}"]
-        out.append({"hands": [list(h) for h in hands], **({"dealer": dealer} if dealer is not None else {})})
+        check_hands(hands, players, size, f"{path}.hands", cards, problems)
+        if not problems:
+            out.append({"hands": [list(h) for h in hands], **({"dealer": dealer} if dealer is not None else {})})
     if problems:
         raise InvalidSetup(problems)
     return tuple(out)

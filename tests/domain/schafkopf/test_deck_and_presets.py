@@ -58,7 +58,7 @@ def test_short_deck_drops_the_sie_from_the_default_games_and_checks_presets():
     assert "sie" not in GAME.setup(4, SHORT, None).rules["allowed_games"]
     with pytest.raises(errors.InvalidSetup) as info:
         GAME.setup(4, SHORT, [{"hands": [["EA"] * 8] * 4}])
-    assert "must be a list of 6 cards" in str(info.value)
+    assert "must hold 6 cards" in str(info.value)
 
 
 BETTEL = [

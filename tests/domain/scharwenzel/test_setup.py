@@ -32,7 +32,7 @@ def test_bad_presets_name_the_field_path():
     hands[2][0] = "QC"
     with pytest.raises(errors.InvalidSetup) as raised:
         GAME.setup(4, {}, [{"hands": hands}])
-    assert "QC appears twice (also in hands[0])" in raised.value.errors["preset_deals[0].hands[2]"]
+    assert "QC appears twice (also in preset_deals[0].hands[0])" in raised.value.errors["preset_deals[0].hands[2]"]
     short = [list(h) for h in SCORING_EXAMPLE]
     short[1] = short[1][:7]
     with pytest.raises(errors.InvalidSetup) as raised:
