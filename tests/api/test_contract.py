@@ -194,9 +194,10 @@ def games(client):
             other = create(client, game=name, players=4, rules=rules,
                            seats=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
             out[other] = {"name": name, "tokens": {0: take(client, other, 0)}}
-    # Schafkopf with the house rules on: the fuzzer also walks Doppeln, Hochzeit, Stoß, Ramsch … states.
+    # Schafkopf with the house rules on: the fuzzer also walks Doppeln, Hochzeit, Stoß, Ramsch, auction … states.
     if "schafkopf" in installed:
-        house = create(client, game="schafkopf", players=4, rules=dict(SCHAFKOPF_HOUSE_RULES, deals=2),
+        house = create(client, game="schafkopf", players=4,
+                       rules=dict(SCHAFKOPF_HOUSE_RULES, deals=2, auction=True, schieberrunde=True),
                        seats=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
         out[house] = {"name": "schafkopf-house-rules", "tokens": {0: take(client, house, 0)}}
     return out
@@ -540,10 +541,11 @@ def _check_schafkopf_view(body: dict) -> None:
     fast_validate({**body, "game_state": None, "legal": []}, "View")
 
 
-def _walk_schafkopf(client, game_id: str, tokens: dict[int, str], max_moves: int = 400) -> list[dict]:
-    """Four human seats play by ``_schafkopf_choice``. Checked against the spec: the spectator's and the
-    acting seat's view before every move, every seat's view whenever the phase changes, every legal
-    command, every answer. Returns the game states seen."""
+def _walk_schafkopf(client, game_id: str, tokens: dict[int, str], max_moves: int = 400,
+                    choose=_schafkopf_choice) -> list[dict]:
+    """Four human seats play by ``choose`` (``_schafkopf_choice``). Checked against the spec: the
+    spectator's and the acting seat's view before every move, every seat's view whenever the phase
+    changes, every legal command, every answer. Returns the game states seen."""
     seen: list[dict] = []
     last_phase = None
     for _ in range(max_moves):
@@ -562,7 +564,8 @@ def _walk_schafkopf(client, game_id: str, tokens: dict[int, str], max_moves: int
         seat = spectator["to_act"][0]
         legal = views[seat]["legal"]
         assert legal, f"seat {seat} is to act but has no legal command"
-        command = _schafkopf_choice(legal, views[seat], seat)
+        command = choose(legal, views[seat], seat)
+        assert command in legal, (command, legal)
         response = client.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat]))
         assert response.status_code == 200, (command, response.get_json())
         validate_response(response, "/v1/games/{id}/commands", "post")
@@ -644,12 +647,194 @@ def test_schafkopf_tournament_preset_on_the_short_deck_conforms(client):
     assert states[-1]["phase"] == "finished" and len(states[-1]["hands"][0]) == 6
 
 
+# Auction and Schieberrunde (rules.auction, rules.schieberrunde). Five preset deals, all four seats human:
+# 0 - dealer 3: seats 0, 1 and 3 name band games, seat 2 withdraws; the auction: 1 bids 71, 3 passes,
+#     0 bids 81, 1 passes -> seat 0, holding every Ober and Unter, wins his Herz-Solo needing 81
+#     -> deal 1 is a Schieberrunde;
+# 1 - Schieberrunde, dealer 0: Vorhand (1) declines, the dealer takes EO GO and, with all eight Obers and
+#     Unters, wins a Herz-Solo (no passing) -> deal 2 is a Schieberrunde;
+# 2 - Schieberrunde, dealer 1: Vorhand (2) plays, pushes his two plain cards, the others push on; he keeps
+#     all eight Obers and Unters and wins a Herz-Solo -> deal 3 is a Schieberrunde;
+# 3 - Schieberrunde, dealer 2: Vorhand (3) and the dealer decline: `SchieberrundePaid`;
+# 4 - dealer 3: seat 0 (every Ober and Unter again) wins a Herz-Solo Tout (above the band: no auction,
+#     no target) -> the final view says the next deal would be a Schieberrunde.
+AUCTION_SCHIEBER_RULES = {
+    "deals": 5, "auction": True, "schieberrunde": True, "doppeln": "all", "stoss": 4,
+    "allowed_games": ["sie", "solo_tout", "wenz_tout", "solo", "wenz", "farbwenz", "geier", "rufspiel"],
+}
+_TOPS = ["EO", "GO", "HO", "SO", "EU", "GU", "HU", "SU"]
+_PLAIN = [s + r for s in "EGHS" for r in ("A", "10", "K", "9", "8", "7")]  # the 24 cards but Obers/Unters
+# (event type, data keys always present, keys present only sometimes) as the spec's `Event` documents them.
+NEW_EVENT_KEYS = {
+    "AuctionOpened": ({"seats", "holder", "target"}, set()),
+    "BidMade": ({"seat", "target", "call"}, set()),
+    "BidPassed": ({"seat"}, set()),
+    "SchieberSpoken": ({"seat", "play", "call"}, {"offered_to"}),
+    "ObersHandedOver": ({"seat", "to", "cards"}, set()),
+    "CardsPushed": ({"seat", "to", "cards"}, set()),
+    "CardsReceived": ({"seat", "from", "cards"}, set()),
+    "SchieberrundePaid": ({"deal", "dealer", "payers", "price", "payments"}, set()),
+    "HandsDealt": ({"deal", "dealer", "hands"}, {"schieberrunde"}),
+    "GameNamed": ({"seat", "game", "suit"}, {"auction"}),
+    "GameDeclared": ({"declarer", "game", "suit", "called_ace"}, {"renonce", "partner", "target", "schieberrunde"}),
+}
+
+
+def _schieber_preset(rest: list[str], dealer: int) -> dict:
+    """The preset whose Schieberrunde deal gives Vorhand EO GO and then deals ``rest`` (the other 30
+    cards, in order) round from Vorhand, the dealer two short: preset hands are read back as the deck
+    the normal mapping deals them from."""
+    from domain.schafkopf.deal import hands_from_deck
+
+    assert sorted(rest + ["EO", "GO"]) == sorted(_TOPS + _PLAIN)
+    return {"hands": hands_from_deck(["EO", "GO"] + rest, dealer, 4)}
+
+
+def _auction_schieber_deals() -> list[dict]:
+    plain = list(_PLAIN)
+    deal0 = {"dealer": 3, "hands": [list(_TOPS), plain[0:8], plain[8:16], plain[16:24]]}
+    # deal 1 (dealer 0): the dealer's cards are rest[12:16] and rest[28:30]
+    rest1 = plain[0:12] + ["HO", "SO", "EU", "GU"] + plain[12:24] + ["HU", "SU"]
+    # deal 2 (dealer 1, Vorhand 2): Vorhand's cards are rest[0:4] and rest[16:20]
+    rest2 = ["HO", "SO", "EU", "GU"] + plain[0:12] + ["HU", "SU"] + plain[12:24]
+    rest3 = ["HO", "SO", "EU", "GU", "HU", "SU"] + plain
+    deal4 = {"hands": [list(_TOPS), plain[0:8], plain[8:16], plain[16:24]]}
+    return [deal0, _schieber_preset(rest1, 0), _schieber_preset(rest2, 1), _schieber_preset(rest3, 2), deal4]
+
+
+def _auction_schieber_choice(legal: list[dict], view: dict, seat: int) -> dict:
+    state = view["game_state"]
+    deal, phase = state["deal"], state["phase"]
+    vorhand = (state["dealer"] + 1) % 4
+    tops = set(_TOPS)
+    if phase == "doppeln":
+        wish = {"type": "doppeln", "double": False}
+    elif phase == "announce":
+        wish = {"type": "announce", "intent": "play" if (deal == 4 and seat == 0) or (deal == 0 and seat != 2)
+                else "pass"}
+    elif phase == "naming" and state["mode"] == "schieber":
+        wish = {"type": "name_game", "game": "solo", "suit": "H"}
+    elif phase == "naming":
+        wish = {0: {"type": "name_game", "game": "solo_tout", "suit": "H"}}.get(seat) if deal == 4 else {
+            0: {"type": "name_game", "game": "solo", "suit": "H"}, 1: {"type": "name_game", "game": "wenz"},
+            2: {"type": "withdraw"}, 3: {"type": "name_game", "game": "geier"}}[seat]
+    elif phase == "auction":
+        said = [b for b in state["auction"]["bids"] if b["seat"] == seat]
+        wish = ({"type": "pass"} if said or seat == 3
+                else next(c for c in legal if c["type"] == "bid"))  # the lowest raise, once
+    elif phase == "schieber":
+        wish = {"type": "schieber", "play": (deal == 1 and seat != vorhand) or (deal == 2 and seat == vorhand)}
+    elif phase == "push":
+        plain = [c for c in legal if not tops & set(c["cards"])]
+        wish = plain[0] if plain else legal[-1]
+    else:  # play: no Stoß, the first legal card
+        wish = next(c for c in legal if c["type"] == "play")
+    assert wish in legal, (phase, seat, wish, legal)
+    return wish
+
+
+def _events(client, game_id: str, headers: dict) -> list[dict]:
+    out: list[dict] = []
+    while True:
+        page = client.get(f"/v1/games/{game_id}/events?after={out[-1]['seq'] if out else 0}", headers=headers)
+        validate_response(page, "/v1/games/{id}/events", "get")
+        events = page.get_json()["events"]
+        if not events:
+            return out
+        out += events
+
+
+def test_schafkopf_auction_and_schieberrunde_conform(client):
+    game_id, tokens = _four_humans(client, AUCTION_SCHIEBER_RULES, _auction_schieber_deals())
+    recorded = client.get(f"/v1/games/{game_id}").get_json()["rules"]
+    validate_schema(recorded, "SchafkopfRules")
+    assert recorded["auction"] is True and recorded["schieberrunde"] is True
+
+    # Read the feed once the three pushes are made, while the session runs: their cards are only the
+    # giver's (`CardsPushed`) and the receiver's (`CardsReceived`).
+    feeds: dict = {}
+
+    def choose(legal: list[dict], view: dict, seat: int) -> dict:
+        round_ = view["game_state"]["schieberrunde"]
+        if not feeds and round_ and len(round_["pushes"]) == 3:
+            for who, headers in (("spectator", {}), (2, bearer(tokens[2]))):
+                feeds[who] = [e for e in _events(client, game_id, headers)
+                              if e["type"] in ("CardsPushed", "CardsReceived")]
+        return _auction_schieber_choice(legal, view, seat)
+
+    states = _walk_schafkopf(client, game_id, tokens, max_moves=600, choose=choose)
+    assert len(feeds["spectator"]) == 6 and all(
+        e["redacted"] and "cards" not in e["data"] and e["visibility"]["scope"] == "seat" for e in feeds["spectator"])
+    for event in feeds[2]:  # Vorhand 2 pushed to 3 and received nothing
+        mine = event["data"]["seat"] == 2 and event["type"] == "CardsPushed"
+        assert ("cards" in event["data"]) is mine and event["redacted"] is not mine, event
+
+    phases = {s["phase"] for s in states}
+    assert {"auction", "schieber", "push", "naming", "play", "finished"} <= phases
+    assert any(s["mode"] == "schieber" for s in states)
+    # Between a won Herz-Solo and the next deal only (the next deal is dealt at once): the final view.
+    assert states[-1]["schieberrunde_next"] is True
+    assert any(s["hand"] and len(s["hand"]) == 10 for s in states)  # Vorhand before the passing
+    assert any(max(s["hand_sizes"]) == 10 for s in states)
+    schieber = [s["schieberrunde"] for s in states if s["schieberrunde"]]
+    assert any(len(r["pushes"]) == 3 for r in schieber)
+    assert any(p for r in schieber for p in r["pushes"] if "cards" not in p)  # hidden from other seats
+    assert any(p for r in schieber for p in r["pushes"] if "cards" in p)  # shown to giver and receiver
+    assert any(r["calls"] == [{"seat": 1, "play": False}, {"seat": 0, "play": True}] for r in schieber)
+    assert any(r["vorhand"] == 3 and r["calls"] == [{"seat": 3, "play": False}] for r in schieber)
+    auctions = [s["auction"] for s in states if s["auction"]]
+    final_bids = [{"seat": 1, "target": 71}, {"seat": 3, "passed": True}, {"seat": 0, "target": 81},
+                  {"seat": 1, "passed": True}]
+    assert any(a["bids"] == final_bids and a["holder"] == 0 and a["bidders"] == [] for a in auctions)
+    assert any(s["declared"] and s["declared"].get("target") == 81 for s in states)
+    final = states[-1]
+    assert final["phase"] == "finished" and final["last_deal"]["game"] == "solo_tout"
+    assert "target" not in final["last_deal"]
+    assert any(s["last_deal"] and s["last_deal"].get("target") == 81 for s in states)
+    assert final["scores"]["deals"][3] == [100, 100, -100, -100]  # Vorhand 3 and dealer 2 paid the Solo base
+    assert sum(final["scores"]["totals"]) + final["scores"]["stock"] == 0
+
+    # The feed: the new events carry the documented keys; settlements are SchafkopfSettlements.
+    spectator = _events(client, game_id, {})
+    for event in spectator:
+        fast_validate(event, "Event")
+        if event["type"] in NEW_EVENT_KEYS:
+            always, sometimes = NEW_EVENT_KEYS[event["type"]]
+            keys = set(event["data"])
+            assert always <= keys <= always | sometimes, event
+        if event["type"] == "DealSettled":
+            fast_validate(event["data"], "SchafkopfSettlement")
+    types = [e["type"] for e in spectator]
+    for kind in ("AuctionOpened", "BidMade", "BidPassed", "SchieberSpoken", "ObersHandedOver", "CardsPushed",
+                 "CardsReceived", "SchieberrundePaid"):
+        assert kind in types, kind
+    by_type = {kind: [e["data"] for e in spectator if e["type"] == kind] for kind in set(types)}
+    assert [d.get("schieberrunde_next") for d in by_type["DealSettled"]] == [True, True, True, True]
+    assert [d.get("target") for d in by_type["DealSettled"]] == [81, None, None, None]
+    assert [d.get("schieberrunde") for d in by_type["HandsDealt"]] == [None, True, True, True, None]
+    assert any(d.get("auction") is True for d in by_type["GameNamed"])
+    assert by_type["AuctionOpened"] == [{"seats": [0, 1, 3], "holder": 0, "target": 61}]
+    assert {"seat": 1, "target": 71, "call": "70"} in by_type["BidMade"]
+    assert by_type["ObersHandedOver"] == [{"seat": 1, "to": 0, "cards": ["EO", "GO"]}]
+    assert {"seat": 1, "play": False, "call": "Ich spiele nicht", "offered_to": 0} in by_type["SchieberSpoken"]
+    assert by_type["SchieberrundePaid"] == [{"deal": 3, "dealer": 2, "payers": [3, 2], "price": 50,
+                                             "payments": [100, 100, -100, -100]}]
+    declared = by_type["GameDeclared"]
+    assert [d.get("schieberrunde") for d in declared] == [None, True, True, None]
+    assert [d.get("target") for d in declared] == [81, None, None, None]
+    # Once finished, the feed is whole.
+    pushed = [e for e in spectator if e["type"] in ("CardsPushed", "CardsReceived")]
+    assert len(pushed) == 6 and all(len(e["data"]["cards"]) == 2 and not e["redacted"] for e in pushed)
+
+
 @pytest.mark.parametrize("rules,field", [
     ({"deck": "short", "allowed_games": ["sie", "rufspiel"]}, "rules.allowed_games"),
     ({"deck": "short", "allowed_games": ["bettel", "rufspiel"]}, "rules.allowed_games"),
     ({"deck": "short", "all_pass": "ramsch"}, "rules.all_pass"),
     ({"all_pass": "muss", "allowed_games": ["solo", "wenz"]}, "rules.all_pass"),
     ({"renonce": True, "allowed_games": ["solo"]}, "rules.renonce"),
+    ({"auction": True, "allowed_games": ["solo_tout", "bettel", "rufspiel"]}, "rules.auction"),
+    ({"schieberrunde": True, "allowed_games": ["wenz", "rufspiel"]}, "rules.schieberrunde"),
 ])
 def test_schafkopf_invalid_combinations_are_422_invalid_setup(client, rules, field):
     """Each option is valid on its own (the spec's schema accepts it); only the combination is refused."""
@@ -666,6 +851,8 @@ def test_schafkopf_invalid_combinations_are_422_invalid_setup(client, rules, fie
     ({"stoss": 5}, "rules.stoss"),
     ({"doppeln": "yes"}, "rules.doppeln"),
     ({"hochzeit": "yes"}, "rules.hochzeit"),
+    ({"auction": 1}, "rules.auction"),
+    ({"schieberrunde": "true"}, "rules.schieberrunde"),
     ({"tariffs": {"hochzeit": {"bonus": 5}}}, "rules.tariffs.hochzeit"),
     ({"tariffs": {"tout_factor": 0}}, "rules.tariffs.tout_factor"),
     ({"tariffs": {"schieber": 5}}, "rules.tariffs"),
@@ -712,16 +899,56 @@ def test_schafkopf_spec_matches_the_code():
     assert schemas["SchafkopfNameGame"]["properties"]["game"]["enum"] == commands.GAMES
 
 
-def test_schafkopf_boolean_fields_refuse_numbers(client):
+@pytest.mark.parametrize("command", [
+    {"type": "doppeln", "double": 1}, {"type": "doppeln", "double": 0},
+    {"type": "hochzeit", "offer": 1}, {"type": "schieber", "play": 1}, {"type": "schieber", "play": "true"},
+])
+def test_schafkopf_boolean_fields_refuse_numbers(client, command):
     """Only JSON true/false: 1 == True in Python, so a plain marshmallow Boolean took numbers."""
-    rules = {"doppeln": "all", "deals": 1}
+    rules = {"doppeln": "all", "deals": 1, "hochzeit": True, "schieberrunde": True}
     game_id, tokens = _four_humans(client, rules, SCHAFKOPF_DEALS[:1])
     seat = client.get(f"/v1/games/{game_id}").get_json()["to_act"][0]
-    command = {"type": "doppeln", "double": 1}
-    with pytest.raises(jsonschema.ValidationError):
-        validate_schema(command, "Command")
+    for schema in ("Command", "SchafkopfCommand"):
+        with pytest.raises(jsonschema.ValidationError):
+            validate_schema(command, schema)
     response = client.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat]))
-    assert response.status_code == 422
+    validate_response(response, "/v1/games/{id}/commands", "post")
+    assert (response.status_code, response.get_json()["code"]) == (422, "validation_error")
+
+
+def test_schafkopf_spec_booleans_are_the_codes_strict_booleans():
+    """Every boolean field of a Schafkopf command is a StrictBoolean in the code and `type: boolean` here."""
+    from api.commands import schafkopf as commands
+    from api.commands.base import StrictBoolean
+    from marshmallow import fields as mfields
+
+    schemas = SPEC["components"]["schemas"]
+    mapping = schemas["SchafkopfCommand"]["discriminator"]["mapping"]
+    for kind, schema_cls in commands.COMMANDS.items():
+        properties = schemas[mapping[kind].rsplit("/", 1)[1]]["properties"]
+        for name, field in schema_cls().fields.items():
+            if isinstance(field, mfields.Boolean):
+                assert isinstance(field, StrictBoolean), (kind, name)
+                assert properties[name] == {"type": "boolean"}, (kind, name)
+            elif properties[name].get("type") == "boolean":
+                raise AssertionError(f"{kind}.{name} is boolean in the spec only")
+
+
+@pytest.mark.parametrize("command", [
+    {"type": "bid", "target": 80}, {"type": "bid", "target": 121}, {"type": "bid", "target": "81"},
+    {"type": "bid"}, {"type": "pass", "target": 71}, {"type": "schieber"},
+    {"type": "push", "cards": ["EA"]}, {"type": "push", "cards": ["EA", "E10", "EK"]},
+    {"type": "push", "cards": ["EA", "Z9"]}, {"type": "push", "cards": "EA,E10"},
+])
+def test_schafkopf_bad_auction_and_schieber_commands_are_refused_by_spec_and_server(client, command):
+    with pytest.raises(jsonschema.ValidationError):
+        validate_schema(command, "SchafkopfCommand")
+    game_id, tokens = _four_humans(client, {"deals": 1, "auction": True, "schieberrunde": True},
+                                   SCHAFKOPF_DEALS[:1])
+    seat = client.get(f"/v1/games/{game_id}").get_json()["to_act"][0]
+    response = client.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat]))
+    validate_response(response, "/v1/games/{id}/commands", "post")
+    assert response.status_code == 422, response.get_json()
 
 
 def test_legal_command_is_200_command_accepted(client):
