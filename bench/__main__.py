@@ -96,7 +96,7 @@ def main(argv=None) -> int:
     parser.add_argument("--clients", type=int, default=16, help="concurrent simulated clients")
     parser.add_argument("--procs", type=int, default=2, help="load generator processes")
     parser.add_argument("--http-workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=8, help="threads per HTTP worker")
+    parser.add_argument("--threads", type=int, default=4, help="threads per HTTP worker (4 measured best on 2 cores)")
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--bot-samples", type=int, help="bot answers to time (default 200, short 40)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
