@@ -115,7 +115,7 @@ def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, co
                       card_points=(points[0], points[1]), tricks=(taken[0], taken[1]),
                       won=won, schneider=schneider, schwarz=schwarz, laufende=runs,
                       value=value, payments=tuple(payments), multiplier=multiplier, stock=pot,
-                      target=contract.target)
+                      target=contract.target, declarer=contract.declarer, suit=contract.suit)
 
 
 def thrown_in(deal: int, payments=(0,) * PLAYERS, stock: int = 0) -> Settlement:
@@ -149,6 +149,9 @@ def to_json(settlement: Settlement, contract: Contract | None = None) -> dict:
     if contract is not None:
         out["declarer"] = contract.declarer
         out["suit"] = contract.suit
+    elif settlement.declarer is not None:  # the view's last_deal, rebuilt from the event
+        out["declarer"] = settlement.declarer
+        out["suit"] = settlement.suit
     return out
 
 
@@ -162,4 +165,5 @@ def from_json(data: dict) -> Settlement:
         multiplier=data.get("multiplier", 1), stock=data.get("stock", 0),
         seat_points=tuple(data.get("seat_points", ())), durchmarsch=data.get("durchmarsch", False),
         jungfrauen=tuple(data.get("jungfrauen", ())), target=data.get("target"),
+        declarer=data.get("declarer"), suit=data.get("suit"),
     )

@@ -71,6 +71,8 @@ class Settlement:
     durchmarsch: bool = False
     jungfrauen: tuple[int, ...] = ()
     target: int | None = None  # the points the declarers needed, with rules.auction (band games)
+    declarer: int | None = None  # who played it (None: thrown in, Ramsch)
+    suit: str | None = None  # the called Ace's suit or the trump suit, where the game has one
 
 
 @dataclass(frozen=True)

@@ -172,3 +172,18 @@ def test_command_schemas_are_strict():
         COMMANDS["announce"]().load({"type": "announce", "intent": "maybe"})
     with pytest.raises(ValidationError):
         COMMANDS["play"]().load({"type": "play", "card": "EO", "extra": 1})
+
+
+def test_last_deal_in_the_view_names_the_declarer_and_suit_like_the_event():
+    from tests.domain.harness import random_playout
+
+    from domain.registry import all_games
+
+    game = all_games()["schafkopf"]
+    for seed in range(20):
+        table, state, events = random_playout(game, 4, seed=seed, rules={"deals": 2})
+        settled = [e for e in events if e.type == "DealSettled"]
+        if settled and settled[-1].data.get("game") not in (None, "ramsch"):
+            break
+    last = game.view(state.inner, None)["last_deal"]
+    assert (last["declarer"], last["suit"]) == (settled[-1].data["declarer"], settled[-1].data["suit"])
