@@ -76,26 +76,22 @@ def game_response(body: dict, seq: int, status: int = 200, headers: dict | None 
 
 
 def int_arg(name: str, default: int, low: int, high: int) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Problem(422, "validation_error", f"{name} must be an integer", errors={name: ["not an integer"]})
-    if not low <= value <= high:
-        raise Problem(422, "validation_error", f"{name} must be {low}..{high}", errors={name: ["out of range"]})
-    return value
+    return _number_arg(name, default, low, high, int, "an integer")
 
 
 def float_arg(name: str, default: float, low: float, high: float) -> float:
+    return _number_arg(name, default, low, high, float, "a number")
+
+
+def _number_arg(name, default, low, high, parse, what):
+    """A query argument in [low, high]; 422 naming it when it is not."""
     raw = request.args.get(name)
     if raw is None:
         return default
     try:
-        value = float(raw)
+        value = parse(raw)
     except ValueError:
-        raise Problem(422, "validation_error", f"{name} must be a number", errors={name: ["not a number"]})
+        raise Problem(422, "validation_error", f"{name} must be {what}", errors={name: [f"not {what}"]})
     if not low <= value <= high:
         raise Problem(422, "validation_error", f"{name} must be {low}..{high}", errors={name: ["out of range"]})
     return value
