@@ -10,4 +10,5 @@ COPY stich ./stich
 RUN pip install --no-cache-dir .
 ENV PYTHONUNBUFFERED=1
 EXPOSE 8000
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "16", "--timeout", "0", "api.wsgi:app"]
+# The HTTP API only (gevent workers, as `stich serve` runs them); the compose file runs bot workers apart.
+CMD ["stich", "serve", "--host", "0.0.0.0", "--port", "8000", "--workers", "0"]

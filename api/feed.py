@@ -1,76 +1,106 @@
 """The event feed: a page, a long poll, and Server-Sent Events.
 
 All three return the same event objects, redacted for the caller until the
-game has finished (then everything, including the seed, is public).
+game has finished (then everything, including the seed, is public). Long
+polls and streams wait through the process's ``StreamWatcher``: a waiting
+request holds neither a thread nor a Redis connection.
 """
 from __future__ import annotations
 
 import json
 import time
 
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, current_app, request
 
-from .http import float_arg, game_response, int_arg, runtime, viewer_seat
+from domain.table import FINAL_EVENT
+from eventstore.codec import StoredEvent
+from eventstore.watch import StreamWatcher
+
+from .http import float_arg, game_response, int_arg, query_params, runtime, viewer_seat
 from .problems import Problem
 
 feed = Blueprint("feed", __name__, url_prefix="/v1")
 
 PAGE = 500
+MAX_SEQ = 2**53
 KEEPALIVE_S = 15.0
+LONGEST_POLL_S = 60.0
+LONGEST_STREAM_S = 86_400.0  # a day; a client reconnects with Last-Event-ID to go on
+
+
+def watcher() -> StreamWatcher:
+    return current_app.extensions["stich.watcher"]
+
+
+def revealed(finished_before: bool, events: list[StoredEvent]) -> bool:
+    """Everything is public once the game has finished, which its final event says."""
+    return finished_before or any(e.type == FINAL_EVENT for e in events)
 
 
 @feed.get("/games/<game_id>/events")
+@query_params("after", "wait", "limit")
 def events(game_id: str):
     rt = runtime()
-    rt.handler.load(game_id)
+    loaded = rt.handler.load(game_id)
     seat = viewer_seat(game_id, required=False)
-    after = int_arg("after", 0, 0, 2**53)
-    wait = float_arg("wait", 0.0, 0.0, 60.0)
+    after = int_arg("after", 0, 0, MAX_SEQ)
+    wait = float_arg("wait", 0.0, 0.0, LONGEST_POLL_S)
     limit = int_arg("limit", PAGE, 1, PAGE)
-    found = rt.store.wait(game_id, after, int(wait * 1000), count=limit)
-    loaded = rt.handler.load(game_id)  # after the wait: the game may have finished meanwhile
-    reveal = loaded.state.status == "finished"
-    return game_response({"id": game_id, "events": [e.for_viewer(seat, reveal) for e in found]}, loaded.seq)
+    finished = loaded.state.status == "finished"
+    found = rt.store.read(game_id, after, count=limit) if after < loaded.seq else []
+    if not found and wait > 0 and not finished:  # a finished game has nothing more to wait for
+        with watcher().watching(game_id) as watch:
+            found = watcher().next_events(watch, after, wait, limit)
+    reveal = revealed(finished, found)
+    seq = max(loaded.seq, found[-1].seq if found else 0)
+    return game_response({"id": game_id, "game": loaded.state.game.name,
+                          "events": [e.for_viewer(seat, reveal) for e in found]}, seq)
 
 
 @feed.get("/games/<game_id>/events/stream")
+@query_params("after", "timeout")
 def stream(game_id: str):
     rt = runtime()
-    rt.handler.load(game_id)
+    loaded = rt.handler.load(game_id)
     seat = viewer_seat(game_id, required=False)
+    after = int_arg("after", 0, 0, MAX_SEQ)  # checked even when Last-Event-ID overrides it
     last_event_id = request.headers.get("Last-Event-ID")
     if last_event_id is not None:
         value = last_event_id.strip()
         # At most 2**53 like `after` (Redis stream ids are 64-bit); ASCII digits only ('²'.isdigit() is True).
-        if not (value.isascii() and value.isdigit()) or len(value) > 16 or int(value) > 2**53:
+        if not (value.isascii() and value.isdigit()) or len(value) > 16 or int(value) > MAX_SEQ:
             raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a seq")
         after = int(value)
-    else:
-        after = int_arg("after", 0, 0, 2**53)
-    timeout = float_arg("timeout", 300.0, 0.0, 3600.0)
+    timeout = float_arg("timeout", LONGEST_STREAM_S, 0.0, LONGEST_STREAM_S)
+    finished = loaded.state.status == "finished"
+    follow = watcher()
+    # Registered now, before the answer starts, so that a full server can still say 503;
+    # released when the server closes the response, whether or not the stream ever ran.
+    lease = follow.lease(game_id)
 
     def generate():
-        last = after
+        last, reveal = after, finished
         deadline = time.monotonic() + timeout
-        yield "retry: 2000\n\n"
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return
-            found = rt.store.wait(game_id, last, int(min(remaining, KEEPALIVE_S) * 1000), count=PAGE)
-            if not found:
-                yield ": keep-alive\n\n"
-                continue
-            loaded = rt.handler.load(game_id)
-            reveal = loaded.state.status == "finished"
-            for event in found:
-                payload = json.dumps(event.for_viewer(seat, reveal), separators=(",", ":"))
-                yield f"id: {event.seq}\ndata: {payload}\n\n"
-                last = event.seq
+        try:
+            yield "retry: 2000\n\n"
             if reveal and last >= loaded.seq:
                 return  # the game is over and the caller has every event
+            while (remaining := deadline - time.monotonic()) > 0:
+                found = follow.next_events(lease.watch, last, min(remaining, KEEPALIVE_S), PAGE)
+                if not found:
+                    yield ": keep-alive\n\n"
+                    continue
+                reveal = revealed(reveal, found)
+                yield "".join(f"id: {e.seq}\ndata: {json.dumps(e.for_viewer(seat, reveal), separators=(',', ':'))}"
+                              "\n\n" for e in found)
+                last = found[-1].seq
+                if found[-1].type == FINAL_EVENT:
+                    return  # the final event was the last one there will ever be
+        finally:
+            lease.release()
 
-    response = Response(stream_with_context(generate()), mimetype="text/event-stream")
+    response = Response(generate(), mimetype="text/event-stream")
+    response.call_on_close(lease.release)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -18,6 +18,7 @@ from .game import Game, Setup
 from .shuffle import deal_key, keyed_shuffle, seed_commitment
 
 TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "SeedRevealed"}
+FINAL_EVENT = "SeedRevealed"  # every game's last event: after it the game is finished and all is public
 SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal"}
 ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{0,64}$")
 BOT_KINDS = ("random",)

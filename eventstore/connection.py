@@ -4,16 +4,60 @@ A URL with the scheme ``redis+cluster://host:port`` (any node of the cluster)
 gives a cluster client; every key of a game shares one hash slot, so the
 append script and the blocking reads work unchanged. RQ needs a plain Redis:
 give it its own ``QUEUE_URL`` when the events live on a cluster.
+
+Every client gets explicit timeouts and retries instead of the library's
+defaults, which changed between redis-py releases (8.0 made every socket time
+out after 5 s and retry ten times):
+
+* ``connect`` — commands: a command that does not answer within
+  ``COMMAND_TIMEOUT_S`` fails (the API answers 503). A command is retried
+  once, only when its connection failed, never after a timeout: a timed-out
+  append may have landed, and only the client's ``Idempotency-Key`` can
+  settle that.
+* ``connect_blocking`` — reads that wait on purpose (``XREAD BLOCK``): the
+  socket timeout is the longest block plus a margin, so a wait is never cut
+  short, while a dead server is still noticed.
 """
 from __future__ import annotations
 
 import redis
+from redis.backoff import ExponentialBackoff
 from redis.cluster import RedisCluster
+from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster://"
+COMMAND_TIMEOUT_S = 5.0
+CONNECT_TIMEOUT_S = 2.0
+BLOCKING_MARGIN_S = 10.0
 
 
-def connect(url: str) -> redis.Redis | RedisCluster:
+def _retry_once_on_connection_error() -> dict:
+    retry = Retry(ExponentialBackoff(cap=0.2, base=0.02), 1, supported_errors=(redis.ConnectionError,))
+    return {"retry": retry, "retry_on_error": [redis.ConnectionError], "retry_on_timeout": False}
+
+
+def connect(url: str, max_connections: int = 64) -> redis.Redis | RedisCluster:
+    """A client for ordinary commands. ``max_connections`` bounds the pool of
+    this process; a caller that finds every connection busy waits for one
+    (up to the command timeout) instead of opening more."""
+    settings = {"socket_timeout": COMMAND_TIMEOUT_S, "socket_connect_timeout": CONNECT_TIMEOUT_S,
+                "socket_keepalive": True, **_retry_once_on_connection_error()}
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):])
-    return redis.Redis.from_url(url)
+        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], max_connections=max_connections,
+                                     **settings)
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections,
+                                                 timeout=COMMAND_TIMEOUT_S, **settings)
+    return redis.Redis(connection_pool=pool)
+
+
+def connect_blocking(url: str, longest_block_s: float, max_connections: int) -> redis.Redis | RedisCluster:
+    """A client for reads that block up to ``longest_block_s`` on purpose; one
+    connection per concurrent blocked read, at most ``max_connections``."""
+    settings = {"socket_timeout": longest_block_s + BLOCKING_MARGIN_S, "socket_connect_timeout": CONNECT_TIMEOUT_S,
+                "socket_keepalive": True, "retry": Retry(ExponentialBackoff(), 0)}
+    if url.startswith(CLUSTER_SCHEME):
+        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], max_connections=max_connections,
+                                     **settings)
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections,
+                                                 timeout=CONNECT_TIMEOUT_S, **settings)
+    return redis.Redis(connection_pool=pool)

@@ -3,7 +3,10 @@
 The stream is never trimmed, so its length is the current seq. Appending is
 one Lua script: it checks the idempotency key (kept permanently in a hash, not
 as an expiring cache), then the expected seq, then XADDs every event of the
-batch. A conflict appends nothing and reports the current seq.
+batch. A conflict appends nothing and reports the current seq. The key is
+stored with the span of seqs it appended and a fingerprint of the request
+(``first:last:fingerprint``), so a key reused for another request can be told
+from a retry.
 """
 from __future__ import annotations
 
@@ -25,14 +28,28 @@ local expected = tonumber(ARGV[1])
 if expected >= 0 and expected ~= current then
   return {'conflict', '', current}
 end
-local n = #ARGV - 2
+local n = #ARGV - 3
 for i = 1, n do
-  redis.call('XADD', KEYS[1], '0-' .. (current + i), 'e', ARGV[2 + i])
+  redis.call('XADD', KEYS[1], '0-' .. (current + i), 'e', ARGV[3 + i])
 end
-local result = (current + 1) .. ':' .. (current + n)
+local result = (current + 1) .. ':' .. (current + n) .. ':' .. ARGV[3]
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], result) end
 return {'ok', result, current + n}
 """
+
+
+@dataclass(frozen=True)
+class Span:
+    """What an idempotency key appended: seqs ``first..last``, for the request with ``fingerprint``."""
+
+    first: int
+    last: int
+    fingerprint: str = ""  # empty for keys stored before fingerprints existed
+
+    @classmethod
+    def parse(cls, raw: bytes | str) -> "Span":
+        first, last, *fingerprint = (raw.decode() if isinstance(raw, bytes) else raw).split(":", 2)
+        return cls(int(first), int(last), fingerprint[0] if fingerprint else "")
 
 
 @dataclass(frozen=True)
@@ -41,10 +58,16 @@ class AppendResult:
     first_seq: int  # of the batch (the first append's batch for a duplicate); 0 on conflict
     last_seq: int
     current_seq: int  # the stream's seq after the call
+    fingerprint: str = ""  # a duplicate's: the fingerprint stored with the key
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+
+def decode_entries(entries) -> list[StoredEvent]:
+    """Stream entries (``XRANGE``/``XREAD`` replies) as events; the entry id ``0-<seq>`` gives the seq."""
+    return [decode(int(entry_id.split(b"-")[1]), fields[b"e"]) for entry_id, fields in entries]
 
 
 class EventStore:
@@ -57,8 +80,9 @@ class EventStore:
         return GameKeys(game_id, self.prefix)
 
     def append(self, game_id: str, payloads: Iterable[str], expected_seq: int | None,
-               idempotency_key: str | None = None) -> AppendResult:
-        """Append encoded events atomically. ``expected_seq=None`` appends at any seq."""
+               idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
+        """Append encoded events atomically. ``expected_seq=None`` appends at any seq.
+        ``fingerprint`` (no colons) is stored with the idempotency key."""
         keys = self.keys(game_id)
         payloads = list(payloads)
         if not payloads:
@@ -66,19 +90,17 @@ class EventStore:
         expected = -1 if expected_seq is None else int(expected_seq)
         status, span, current = self._append(
             keys=[keys.events, keys.idem],
-            args=[expected, idempotency_key or "", *payloads])
+            args=[expected, idempotency_key or "", fingerprint, *payloads])
         status = status.decode() if isinstance(status, bytes) else status
         if status == "conflict":
             return AppendResult("conflict", 0, 0, int(current))
-        first, last = (int(x) for x in (span.decode() if isinstance(span, bytes) else span).split(":"))
-        return AppendResult(status, first, last, int(current) if status == "duplicate" else last)
+        stored = Span.parse(span)
+        return AppendResult(status, stored.first, stored.last, int(current) if status == "duplicate" else stored.last,
+                            stored.fingerprint)
 
-    def idempotent_result(self, game_id: str, idempotency_key: str) -> tuple[int, int] | None:
+    def idempotent_result(self, game_id: str, idempotency_key: str) -> Span | None:
         span = self.redis.hget(self.keys(game_id).idem, idempotency_key)
-        if span is None:
-            return None
-        first, last = (int(x) for x in span.decode().split(":"))
-        return first, last
+        return None if span is None else Span.parse(span)
 
     def seq(self, game_id: str) -> int:
         return int(self.redis.xlen(self.keys(game_id).events))
@@ -90,18 +112,8 @@ class EventStore:
              count: int | None = None) -> list[StoredEvent]:
         """Events with ``after < seq <= until`` in order."""
         end = "+" if until is None else f"0-{until}"
-        entries = self.redis.xrange(self.keys(game_id).events, min=f"0-{after + 1}", max=end, count=count)
-        return [decode(int(entry_id.split(b"-")[1]), fields[b"e"]) for entry_id, fields in entries]
-
-    def wait(self, game_id: str, after: int, timeout_ms: int, count: int | None = None) -> list[StoredEvent]:
-        """Block until there are events after ``after`` or the timeout passes."""
-        found = self.read(game_id, after, count=count)
-        if found or timeout_ms <= 0:
-            return found
-        reply = self.redis.xread({self.keys(game_id).events: f"0-{after}"}, count=count, block=timeout_ms)
-        if not reply:
-            return []
-        return [decode(int(entry_id.split(b"-")[1]), fields[b"e"]) for entry_id, fields in reply[0][1]]
+        return decode_entries(self.redis.xrange(self.keys(game_id).events, min=f"0-{after + 1}", max=end,
+                                                count=count))
 
     # -- snapshots ---------------------------------------------------------
     def save_snapshot(self, game_id: str, blob: bytes) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-import redis
 from rq import Queue
 
 from domain.registry import all_games
@@ -42,8 +41,7 @@ def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None
         queue_url = queue_url or redis_url
         if queue_url.startswith(CLUSTER_SCHEME):
             raise ValueError("RQ needs a plain Redis: set QUEUE_URL when REDIS_URL is a cluster")
-        queue = Queue(queue_name or os.environ.get("STICH_QUEUE", QUEUE_NAME),
-                      connection=redis.Redis.from_url(queue_url))
+        queue = Queue(queue_name or os.environ.get("STICH_QUEUE", QUEUE_NAME), connection=connect(queue_url))
         dispatcher = RQDispatcher(queue)
     handler = CommandHandler(store, Table(all_games()), listeners=[index, dispatcher])
     dispatcher.handler = handler

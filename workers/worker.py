@@ -12,6 +12,9 @@ import os
 import threading
 
 from rq import SimpleWorker
+from rq.defaults import DEFAULT_WORKER_TTL
+
+from eventstore.connection import connect_blocking
 
 from .context import current_runtime
 from .sweeper import Sweeper
@@ -27,7 +30,9 @@ def run(burst: bool = False) -> None:
                           idle_after=float(os.environ.get("STICH_SWEEP_AFTER", "3")))
         interval = float(os.environ.get("STICH_SWEEP_INTERVAL", "1"))
         threading.Thread(target=sweeper.run_forever, args=(interval, stop), daemon=True, name="sweeper").start()
-    worker = SimpleWorker([runtime.queue], connection=runtime.queue.connection)
+    # The worker blocks on the queue for up to its TTL; its connection must wait that long.
+    url = os.environ.get("QUEUE_URL") or os.environ["REDIS_URL"]
+    worker = SimpleWorker([runtime.queue], connection=connect_blocking(url, DEFAULT_WORKER_TTL, max_connections=4))
     try:
         worker.work(burst=burst, logging_level=level, with_scheduler=False)
     finally:

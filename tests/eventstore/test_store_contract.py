@@ -10,7 +10,7 @@ import pytest
 from domain.event import Event, only_seat
 from eventstore.codec import encode
 from eventstore.keys import GameKeys
-from eventstore.store import EventStore
+from eventstore.store import EventStore, Span
 
 
 @pytest.fixture(params=["single", "cluster"])
@@ -53,6 +53,16 @@ class TestAppend:
         assert first.status == "ok" and again.status == "duplicate"
         assert (again.first_seq, again.last_seq) == (first.first_seq, first.last_seq) == (2, 3)
         assert store.seq(game_id) == 3
+
+    def test_a_key_keeps_the_fingerprint_of_its_first_request(self, store, game_id):
+        store.append(game_id, [payload(1)], expected_seq=0, idempotency_key="k", fingerprint="f1")
+        again = store.append(game_id, [payload(2)], expected_seq=1, idempotency_key="k", fingerprint="f2")
+        assert (again.status, again.fingerprint, store.seq(game_id)) == ("duplicate", "f1", 1)
+        assert store.idempotent_result(game_id, "k") == Span(1, 1, "f1")
+
+    def test_a_key_stored_without_fingerprint_reads_as_an_empty_one(self, store, game_id):
+        store.redis.hset(GameKeys(game_id).idem, "old", "4:6")  # as written before fingerprints existed
+        assert store.idempotent_result(game_id, "old") == Span(4, 6, "")
 
     def test_idempotency_key_is_kept_permanently(self, store, game_id):
         store.append(game_id, [payload(1)], expected_seq=0, idempotency_key="k")
@@ -124,22 +134,6 @@ class TestRead:
         assert stored.for_viewer(0, reveal_all=False)["data"] == {"seat": 1}
         assert stored.for_viewer(1, reveal_all=False)["data"] == {"seat": 1, "most": "R"}
         assert stored.for_viewer(None, reveal_all=True)["data"] == {"seat": 1, "most": "R"}
-
-    def test_wait_returns_at_once_when_events_exist(self, store, game_id):
-        store.append(game_id, [payload(1)], expected_seq=0)
-        assert [e.seq for e in store.wait(game_id, after=0, timeout_ms=5000)] == [1]
-
-    def test_wait_blocks_until_an_append(self, store, game_id):
-        store.append(game_id, [payload(1)], expected_seq=0)
-        timer = threading.Timer(0.2, lambda: store.append(game_id, [payload(2)], expected_seq=1))
-        timer.start()
-        found = store.wait(game_id, after=1, timeout_ms=5000)
-        timer.join()
-        assert [e.seq for e in found] == [2]
-
-    def test_wait_times_out_empty(self, store, game_id):
-        store.append(game_id, [payload(1)], expected_seq=0)
-        assert store.wait(game_id, after=1, timeout_ms=100) == []
 
 
 class TestKeys:

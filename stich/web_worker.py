@@ -1,0 +1,71 @@
+"""How the HTTP API is served: gunicorn with gevent workers.
+
+Long polls wait up to a minute and SSE streams stay open for hours. Under a
+thread-per-request server each would hold a thread, and a few dozen of them
+(or slow clients trickling their headers) would stall every other request.
+With gevent a waiting request is a greenlet: it costs memory and a socket,
+not a thread. The command path stays plain synchronous code; gevent's
+monkey-patching makes its Redis calls yield while they wait.
+
+``gunicorn_argv`` is the one place that spells out the server's settings;
+``stich serve`` and the benchmark both use it. ``StreamingWorker`` is
+gunicorn's gevent worker with two changes: errors gunicorn answers itself
+(a malformed request line, oversized headers) are ``application/problem+json``
+like every other error, and the open-files limit is raised so that thousands
+of connections fit.
+
+This module is imported by gunicorn's master process before workers fork, so
+it must not import the application (which would load Redis clients and locks
+before gevent patches them).
+"""
+from __future__ import annotations
+
+import json
+import resource
+import sys
+
+from gunicorn import util
+from gunicorn.workers.ggevent import GeventWorker
+
+CONNECTIONS = 4096  # open connections per HTTP worker process (streams and long polls included)
+KEEPALIVE_S = 5
+REQUEST_TIMEOUT_S = 30  # a worker whose event loop is stuck this long is restarted
+
+PROBLEM_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417: "expectation_failed",
+                 431: "header_fields_too_large", 500: "internal_error", 501: "not_implemented"}
+
+
+def gunicorn_argv(app: str, host: str, port: int, workers: int, connections: int = CONNECTIONS,
+                  log_level: str = "warning") -> list[str]:
+    return [
+        sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
+        "--worker-class", f"{__name__}.StreamingWorker", "--worker-connections", str(connections),
+        "--keep-alive", str(KEEPALIVE_S), "--timeout", str(REQUEST_TIMEOUT_S), "--graceful-timeout", "5",
+        # No control socket: its default path is shared by every gunicorn of the user.
+        "--no-control-socket", "--log-level", log_level, app,
+    ]
+
+
+def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's ``util.write_error``, answering RFC 9457 problem+json instead of HTML."""
+    code = PROBLEM_CODES.get(status_int, "http_error")
+    body = json.dumps({"type": f"https://stich.invalid/problems/{code}", "title": reason, "status": status_int,
+                       "code": code, "detail": mesg or reason}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
+    util.write_nonblock(sock, head + body)
+
+
+def raise_open_files_limit(wanted: int) -> None:
+    """Lift the soft limit of open files towards ``wanted`` (never above the hard limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+class StreamingWorker(GeventWorker):
+    def init_process(self):
+        util.write_error = write_problem  # gunicorn's own error answers, in this worker process only
+        raise_open_files_limit(self.worker_connections + 1024)
+        super().init_process()

@@ -1,0 +1,169 @@
+"""The HTTP edges of a real `stich serve`: bodies over the limit, errors gunicorn answers itself,
+and connections that wait (slow headers, streams, long polls) without stalling anyone else."""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from urllib.parse import urlparse
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.e2e
+
+
+def address(server) -> tuple[str, int]:
+    url = urlparse(server["url"])
+    return url.hostname, url.port
+
+
+def read_response(sock: socket.socket) -> tuple[int, dict, bytes]:
+    """One HTTP/1.1 response with a Content-Length body: (status, headers, body)."""
+    buffer = b""
+    while b"\r\n\r\n" not in buffer:
+        chunk = sock.recv(65536)
+        assert chunk, f"connection closed before a response; got {buffer!r}"
+        buffer += chunk
+    head, _, body = buffer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+    length = int(headers.get("content-length", 0))
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        assert chunk, "connection closed inside a body"
+        body += chunk
+    return int(lines[0].split()[1]), headers, body[:length]
+
+
+def health_on(sock: socket.socket) -> int:
+    sock.sendall(b"GET /v1/health HTTP/1.1\r\nHost: stich\r\n\r\n")
+    return read_response(sock)[0]
+
+
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_a_body_over_the_limit_is_413_and_the_connection_stays_usable(server, framing):
+    body = json.dumps({"game": "scharfe-schoten", "players": 3, "pad": "x" * 200_000}).encode()
+    with socket.create_connection(address(server), timeout=10) as sock:
+        if framing == "chunked":
+            head = b"POST /v1/games HTTP/1.1\r\nHost: stich\r\nContent-Type: application/json\r\n" \
+                   b"Transfer-Encoding: chunked\r\n\r\n"
+            sock.sendall(head + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+        else:
+            head = b"POST /v1/games HTTP/1.1\r\nHost: stich\r\nContent-Type: application/json\r\n" \
+                   b"Content-Length: %d\r\n\r\n" % len(body)
+            sock.sendall(head + body)
+        status, headers, answer = read_response(sock)
+        assert status == 413, answer
+        assert headers["content-type"] == "application/problem+json"
+        assert json.loads(answer)["code"] == "body_too_large"
+        # What the answer promised about the connection holds: closed, or ready for the next request.
+        if headers.get("connection", "").lower() == "close":
+            assert sock.recv(1) == b""
+        else:
+            assert health_on(sock) == 200
+
+
+def test_a_malformed_request_is_a_problem_document(server):
+    with socket.create_connection(address(server), timeout=10) as sock:
+        sock.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+        status, headers, body = read_response(sock)
+    assert status == 400 and headers["content-type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert problem["code"] == "bad_request" and problem["status"] == 400 and problem["detail"]
+
+
+def test_an_oversized_request_line_is_a_problem_document(server):
+    with socket.create_connection(address(server), timeout=10) as sock:
+        sock.sendall(b"GET /v1/games?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: stich\r\n\r\n")
+        status, headers, body = read_response(sock)
+    assert status == 414 and headers["content-type"] == "application/problem+json"
+    assert json.loads(body)["code"] == "uri_too_long"
+
+
+def timed_health_checks(server, count: int) -> list[float]:
+    took = []
+    with requests.Session() as session:
+        for _ in range(count):
+            started = time.monotonic()
+            assert session.get(server["url"] + "/v1/health", timeout=10).status_code == 200
+            took.append(time.monotonic() - started)
+    return took
+
+
+def test_slow_clients_streams_and_long_polls_do_not_stall_anyone(server):
+    """100 connections trickling their headers, 150 open SSE streams and 150 long polls
+    (far more than a thread-per-request server has threads): health checks still answer at once."""
+    base = server["url"] + "/v1"
+    host, port = address(server)
+    game_id = requests.post(base + "/games", json={"game": "scharfe-schoten", "players": 3}).json()["id"]
+    slow = []
+    for _ in range(100):
+        sock = socket.create_connection((host, port), timeout=10)
+        sock.sendall(b"GET /v1/health HTTP/1.1\r\nHost: st")  # and never the rest
+        slow.append(sock)
+    streams = []
+    for _ in range(150):
+        sock = socket.create_connection((host, port), timeout=10)
+        sock.sendall(f"GET /v1/games/{game_id}/events/stream?after=1 HTTP/1.1\r\nHost: stich\r\n\r\n".encode())
+        streams.append(sock)
+    polls = []
+    for _ in range(150):
+        sock = socket.create_connection((host, port), timeout=10)
+        sock.sendall(f"GET /v1/games/{game_id}/events?after=1&wait=30 HTTP/1.1\r\nHost: stich\r\n\r\n".encode())
+        polls.append(sock)
+    try:
+        time.sleep(0.5)  # let the server take them all in
+        took = timed_health_checks(server, 50)
+        assert max(took) < 2.0, f"a health check took {max(took):.2f}s with waiting clients open"
+        # The waiting clients are still served: one event reaches every stream and every long poll.
+        requests.post(f"{base}/games/{game_id}/seats/0")
+        for sock in streams:
+            sock.settimeout(10)
+            received = b""
+            while b"id: 2\n" not in received:
+                chunk = sock.recv(65536)
+                assert chunk, "a stream closed"
+                received += chunk
+        for sock in polls:
+            status, _, body = read_response(sock)
+            assert status == 200 and [e["seq"] for e in json.loads(body)["events"]] == [2]
+    finally:
+        for sock in slow + streams + polls:
+            sock.close()
+
+
+@pytest.mark.slow
+def test_an_idle_stream_and_a_long_poll_stay_open_for_a_minute(server):
+    """A stream idle for 60 s is still open (kept alive by comments) and then delivers the next
+    event; a long poll with wait=60 waits the whole minute and answers an empty page."""
+    base = server["url"] + "/v1"
+    game_id = requests.post(base + "/games", json={"game": "scharfe-schoten", "players": 3}).json()["id"]
+    poll: dict = {}
+
+    def long_poll():
+        started = time.monotonic()
+        response = requests.get(f"{base}/games/{game_id}/events", params={"after": 1, "wait": 60}, timeout=90)
+        poll.update(status=response.status_code, body=response.json(), took=time.monotonic() - started)
+
+    poller = threading.Thread(target=long_poll)
+    poller.start()
+    with requests.get(f"{base}/games/{game_id}/events/stream", params={"after": 1}, stream=True,
+                      timeout=30) as stream:
+        lines = stream.iter_lines(decode_unicode=True)
+        started = time.monotonic()
+        keepalives = []
+        while len(keepalives) < 4:  # a minute of silence but for the comments
+            line = next(lines)
+            assert not line.startswith("id: "), line
+            if line == ": keep-alive":
+                keepalives.append(time.monotonic() - started)
+        assert keepalives[-1] > 59 and all(b - a <= 16 for a, b in zip([0] + keepalives, keepalives)), keepalives
+        poller.join(30)
+        assert poll["status"] == 200 and poll["body"]["events"] == [] and 59.5 < poll["took"] < 70, poll
+        requests.post(f"{base}/games/{game_id}/seats/2")
+        for line in lines:
+            if line.startswith("id: "):
+                assert line == "id: 2"
+                break
