@@ -7,40 +7,60 @@ import os
 import redis
 from flask import Flask
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.routing import IntegerConverter
 
 from domain.errors import InvalidSetup
-from eventstore.handler import Contention, UnknownGame
+from eventstore.connection import connect_blocking
+from eventstore.handler import Contention, IdempotencyKeyReused, UnknownGame
+from eventstore.watch import BLOCK_S, StreamWatcher, WatchLimit
 from workers.context import build_runtime
 
 from .auth import CredentialCache
+from .http import refuse_unknown_query
 from .problems import Problem, problem_response
 from .ratelimit import Limits, RateLimiter
 
 log = logging.getLogger("stich.api")
 
 
+class AsciiInteger(IntegerConverter):
+    """``<int:…>`` in paths: ASCII digits only (werkzeug's ``\\d+`` also matches '١', which int() reads as 1)."""
+
+    regex = r"[0-9]{1,9}"
+
+
 def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | None = None,
-               max_body_bytes: int = 64 * 1024, limits: Limits | None = None) -> Flask:
+               max_body_bytes: int = 64 * 1024, limits: Limits | None = None,
+               max_watched_games: int | None = None) -> Flask:
     """``bots='inline'`` plays bot turns inside the request (tests, single process);
     ``'rq'`` queues them for ``stich worker`` processes. ``limits`` are the write
     rate limits (None: none, as in tests; the WSGI entry point reads them from
-    the environment)."""
+    the environment). ``max_watched_games``: how many games this process follows
+    for long polls and streams at once (``STICH_MAX_WATCHED_GAMES``, default 1024)."""
     redis_url = redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
         raise RuntimeError("create_app needs a Redis URL (REDIS_URL); `stich serve` starts a private one")
-    app = Flask("stich")
-    app.config["MAX_CONTENT_LENGTH"] = max_body_bytes
+    app = Flask("stich", static_folder=None)  # no /static route: every route is in openapi.yaml
+    app.config["MAX_CONTENT_LENGTH"] = max_body_bytes + 1  # one byte past the limit tells a chunked body is too large
     app.json.sort_keys = False
+    app.url_map.converters["int"] = AsciiInteger
     runtime = build_runtime(redis_url, bots=bots, queue_url=queue_url or os.environ.get("QUEUE_URL"))
     app.extensions["stich"] = runtime
+    runtime.index.backfill()
     app.extensions["stich.limiter"] = RateLimiter(runtime.store.redis, limits or Limits())
     app.extensions["stich.credentials"] = CredentialCache(runtime.store.seat_credentials)
+    max_watched = max_watched_games or int(os.environ.get("STICH_MAX_WATCHED_GAMES", "1024"))
+    app.extensions["stich.watcher"] = StreamWatcher(
+        runtime.store, connect_blocking(redis_url, BLOCK_S, max_connections=max_watched), max_games=max_watched)
 
     from .feed import feed
     from .games import games
+    from .meta import meta
 
+    app.register_blueprint(meta)
     app.register_blueprint(games)
     app.register_blueprint(feed)
+    app.before_request(refuse_unknown_query)
 
     @app.errorhandler(Problem)
     def _problem(exc: Problem):
@@ -58,6 +78,15 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     @app.errorhandler(Contention)
     def _contention(exc: Contention):
         return problem_response(503, "contention", str(exc), headers={"Retry-After": "1"})
+
+    @app.errorhandler(WatchLimit)
+    def _watch_limit(exc: WatchLimit):
+        return problem_response(503, "too_many_streams", f"{exc}; retry later", headers={"Retry-After": "5"})
+
+    @app.errorhandler(IdempotencyKeyReused)
+    def _key_reused(exc: IdempotencyKeyReused):
+        return problem_response(422, "idempotency_key_reused", str(exc),
+                                errors={"Idempotency-Key": ["already used for another command"]})
 
     @app.errorhandler(redis.exceptions.ConnectionError)
     @app.errorhandler(redis.exceptions.TimeoutError)

@@ -1,19 +1,24 @@
 """Games, seats, views and commands."""
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, request
 
 from domain.errors import InvalidCommand, RuleViolation, UnknownCard, UnknownCommand
 from eventstore.handler import Loaded, StaleSeq
+from eventstore.index import STATUSES, BadCursor
 
 from .auth import bearer_token, new_token, token_hash
 from .commands import command_schemas
-from .http import (game_response, idempotency_key, if_match, int_arg, json_body, limit_writes, runtime,
-                   validate, viewer_seat)
+from .http import (game_response, idempotency_key, if_match, int_arg, json_body, limit_writes, query_params,
+                   runtime, validate, viewer_seat)
 from .problems import Problem
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
 
 games = Blueprint("games", __name__, url_prefix="/v1")
+
+GAME_NAME = re.compile(r"[a-z][a-z-]{0,39}")  # an unknown name is an empty list, not an error
 
 # Bad input (422) versus a well-formed command the rules do not allow now (409).
 SHAPE_VIOLATIONS = (UnknownCard, UnknownCommand, InvalidCommand)
@@ -23,12 +28,6 @@ def summary(loaded: Loaded) -> dict:
     body = {"id": loaded.game_id}
     body.update(runtime().handler.table.summary(loaded.state))
     return body
-
-
-@games.get("/health")
-def health():
-    runtime().store.redis.ping()
-    return {"status": "ok"}
 
 
 @games.post("/games")
@@ -42,14 +41,22 @@ def create_game():
 
 
 @games.get("/games")
+@query_params("status", "game", "limit", "cursor")
 def list_games():
     status = request.args.get("status")
-    if status is not None and status not in ("waiting", "active", "finished"):
-        raise Problem(422, "validation_error", "status must be waiting, active or finished",
+    if status is not None and status not in STATUSES:
+        raise Problem(422, "validation_error", f"status must be one of {', '.join(STATUSES)}",
                       errors={"status": ["unknown status"]})
     game = request.args.get("game")
+    if game is not None and not GAME_NAME.fullmatch(game):
+        raise Problem(422, "validation_error", "game must be a game name such as schafkopf",
+                      errors={"game": ["not a game name"]})
     limit = int_arg("limit", 100, 1, 1000)
-    return {"games": runtime().index.list(status=status, game=game, limit=limit)}
+    try:
+        page = runtime().index.page(status=status, game=game, limit=limit, cursor=request.args.get("cursor"))
+    except BadCursor as exc:
+        raise Problem(422, "validation_error", f"cursor: {exc}", errors={"cursor": [str(exc)]})
+    return {"games": page.entries, "next": page.next}
 
 
 @games.get("/games/<game_id>")
@@ -122,6 +129,7 @@ def post_command(game_id: str):
     reveal = after.state.status == "finished"
     body = {
         "id": game_id,
+        "game": after.state.game.name,
         "duplicate": outcome.duplicate,
         "events": [e.for_viewer(seat, reveal) for e in outcome.events],
         "view": rt.handler.table.view(after.state, seat),

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .auth import bearer_token, token_hash
 from .problems import Problem
@@ -15,8 +17,12 @@ def runtime():
 
 
 def json_body(required: bool = True):
-    """The parsed JSON body; 400 for malformed JSON, 415 for another media type."""
+    """The parsed JSON body; 400 for malformed JSON, 415 for another media type, 413 when too large."""
     raw = request.get_data(cache=True)
+    # A chunked body has no Content-Length to check up front: the stream stops one byte past
+    # the limit (MAX_CONTENT_LENGTH is the limit + 1), so reaching that byte means too large.
+    if len(raw) >= current_app.config["MAX_CONTENT_LENGTH"]:
+        raise RequestEntityTooLarge()
     if not raw.strip():
         if required:
             raise Problem(422, "validation_error", "a JSON body is required", errors={"_body": ["missing"]})
@@ -75,26 +81,55 @@ def game_response(body: dict, seq: int, status: int = 200, headers: dict | None 
     return response
 
 
+# Plain ASCII decimals only: int() and float() also take '١٢', '1_000', ' 5', '1e3', 'nan' and 'inf'.
+INTEGER = re.compile(r"[0-9]{1,16}")
+NUMBER = re.compile(r"[0-9]{1,16}(\.[0-9]{1,16})?")
+
+
 def int_arg(name: str, default: int, low: int, high: int) -> int:
-    return _number_arg(name, default, low, high, int, "an integer")
+    return _number_arg(name, default, low, high, INTEGER, int, "an integer")
 
 
 def float_arg(name: str, default: float, low: float, high: float) -> float:
-    return _number_arg(name, default, low, high, float, "a number")
+    return _number_arg(name, default, low, high, NUMBER, float, "a number")
 
 
-def _number_arg(name, default, low, high, parse, what):
+def _number_arg(name, default, low, high, pattern, parse, what):
     """A query argument in [low, high]; 422 naming it when it is not."""
     raw = request.args.get(name)
     if raw is None:
         return default
-    try:
-        value = parse(raw)
-    except ValueError:
-        raise Problem(422, "validation_error", f"{name} must be {what}", errors={name: [f"not {what}"]})
+    if not pattern.fullmatch(raw):
+        raise Problem(422, "validation_error", f"{name} must be {what} in plain decimal digits",
+                      errors={name: [f"not {what}"]})
+    value = parse(raw)
     if not low <= value <= high:
         raise Problem(422, "validation_error", f"{name} must be {low}..{high}", errors={name: ["out of range"]})
     return value
+
+
+def query_params(*names: str):
+    """Declare the query parameters a route takes; any other is a 422 (see ``refuse_unknown_query``)."""
+    def declare(view):
+        view.query_params = frozenset(names)
+        return view
+    return declare
+
+
+def refuse_unknown_query() -> None:
+    """Before every request: a query parameter the route does not take, or one given twice, is a 422,
+    so a misspelt ``limt=5`` is an error and not a silent default."""
+    if not request.args or request.endpoint is None:  # no such route: the 404 or 405 comes first
+        return
+    view = current_app.view_functions.get(request.endpoint)
+    allowed = getattr(view, "query_params", frozenset())
+    errors = {name: ["unknown query parameter"] for name in request.args if name not in allowed}
+    errors.update({name: ["given more than once"] for name in request.args
+                   if name in allowed and len(request.args.getlist(name)) > 1})
+    if errors:
+        takes = ", ".join(sorted(allowed)) or "none"
+        raise Problem(422, "validation_error", f"bad query parameters {sorted(errors)}; this route takes: {takes}",
+                      errors=errors)
 
 
 def limit_writes(token: str | None = None) -> None:

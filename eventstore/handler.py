@@ -7,6 +7,8 @@ a game's stream.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -21,7 +23,7 @@ from domain.table import Table, TableState
 
 from . import snapshot
 from .codec import StoredEvent, decode, encode
-from .store import EventStore
+from .store import EventStore, Span
 
 MAX_RETRIES = 8
 
@@ -43,6 +45,18 @@ class StaleSeq(Exception):
 
 class Contention(Exception):
     code = "contention"
+
+
+class IdempotencyKeyReused(Exception):
+    """The seat sent this Idempotency-Key before, with another command."""
+
+    code = "idempotency_key_reused"
+
+
+def fingerprint(command: dict) -> str:
+    """A short digest of a command, stored with its idempotency key to tell a retry from a reuse."""
+    canonical = json.dumps(command, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -151,10 +165,11 @@ class CommandHandler:
         rejection is only trusted after folding the latest events.
         """
         idem = f"{'system' if actor is None else actor}:{idempotency_key}" if idempotency_key else None
+        digest = fingerprint(command) if idem else ""
         if idem:
             prior = self.store.idempotent_result(game_id, idem)
             if prior:
-                return self._replay_answer(game_id, prior)
+                return self._replay_answer(game_id, prior, digest)
         loaded = self.load(game_id, fresh=False)
         fresh = False
         for _ in range(MAX_RETRIES):
@@ -162,35 +177,36 @@ class CommandHandler:
                 if not fresh:
                     loaded, fresh = self.load(game_id), True
                     continue
-                self._raise_unless_done_before(game_id, idem, StaleSeq(expected_seq, loaded.seq))
+                self._raise_unless_done_before(game_id, idem, digest, StaleSeq(expected_seq, loaded.seq))
             try:
                 decided = self.table.decide(loaded.state, actor, command)
             except RuleViolation as violation:
                 if not fresh:
                     loaded, fresh = self.load(game_id), True
                     continue
-                return self._raise_unless_done_before(game_id, idem, violation)
+                return self._raise_unless_done_before(game_id, idem, digest, violation)
             state = self.table.fold(loaded.state, decided)
             batch = [(e, "system" if actor is None else actor) for e in decided]
             batch += self._system_events(state, None, game_id)
             at = self.clock()
             payloads = [encode(e, at, a) for e, a in batch]
-            result = self.store.append(game_id, payloads, expected_seq=loaded.seq, idempotency_key=idem)
+            result = self.store.append(game_id, payloads, expected_seq=loaded.seq, idempotency_key=idem,
+                                       fingerprint=digest)
             if result.status == "duplicate":
-                return self._replay_answer(game_id, (result.first_seq, result.last_seq))
+                return self._replay_answer(game_id, Span(result.first_seq, result.last_seq, result.fingerprint), digest)
             if result.ok:
                 return self._after_append(game_id, loaded, result.first_seq, payloads)
             loaded, fresh = self.load(game_id), True  # someone else moved first: fold their events, decide again
         raise Contention(f"game {game_id} is too busy; retry")
 
-    def _raise_unless_done_before(self, game_id: str, idem: str | None, error: Exception) -> Outcome:
+    def _raise_unless_done_before(self, game_id: str, idem: str | None, digest: str, error: Exception) -> Outcome:
         """A retry racing its own first attempt sees the first attempt's events and
         would be refused: if the key has been recorded meanwhile, answer as the
         first attempt did instead."""
         if idem:
             prior = self.store.idempotent_result(game_id, idem)
             if prior:
-                return self._replay_answer(game_id, prior)
+                return self._replay_answer(game_id, prior, digest)
         raise error
 
     def _system_events(self, state: TableState, seed_hex: str | None, game_id: str | None = None) -> list[tuple[Event, str]]:
@@ -219,8 +235,12 @@ class CommandHandler:
             listener(loaded, mine)
         return Outcome(game_id, mine, loaded)
 
-    def _replay_answer(self, game_id: str, span: tuple[int, int]) -> Outcome:
-        """The first answer to a retried command: the same events, nothing appended."""
-        first, last = span
-        events = self.store.read(game_id, after=first - 1, until=last)
+    def _replay_answer(self, game_id: str, span: Span, digest: str) -> Outcome:
+        """The first answer to a retried command: the same events, nothing appended.
+        The same key with another command is not a retry (keys stored before
+        fingerprints existed carry none and are taken as retries)."""
+        if span.fingerprint and span.fingerprint != digest:
+            raise IdempotencyKeyReused(f"this Idempotency-Key was used for another command (seqs {span.first}.."
+                                       f"{span.last}); use a new key for a new command")
+        events = self.store.read(game_id, after=span.first - 1, until=span.last)
         return Outcome(game_id, events, self.load(game_id), duplicate=True)

@@ -12,7 +12,7 @@ import time
 
 from domain.bots import random_bot
 from domain.errors import RuleViolation
-from eventstore.handler import CommandHandler, Contention, StaleSeq, UnknownGame
+from eventstore.handler import CommandHandler, Contention, IdempotencyKeyReused, StaleSeq, UnknownGame
 
 POLICIES = {"random": random_bot.choose}
 
@@ -40,7 +40,7 @@ def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | N
         return "no legal command"
     try:
         handler.execute(game_id, seat, command, expected_seq=seq, idempotency_key=f"bot-{seq}")
-    except (StaleSeq, Contention):
+    except (StaleSeq, Contention, IdempotencyKeyReused):  # another attempt at this turn got there first
         return "moved on"
     except RuleViolation as exc:  # would be a bug in legal_commands; leave it to the sweeper/logs
         return f"rejected: {exc.code}"

@@ -38,9 +38,9 @@ class Sweeper:
         """Queue a job for every overdue bot turn; returns how many were queued."""
         now = time.time() if now is None else now
         queued = 0
-        for entry in self.index.list(status="active", limit=100_000):
+        for game_id in self.index.ids(status="active"):
             try:
-                loaded = self.handler.load(entry["id"])
+                loaded = self.handler.load(game_id)
             except UnknownGame:
                 continue
             seats = due_bot_seats(self.handler, loaded)

@@ -17,7 +17,7 @@ from domain.table import TableState
 RULE_CODES = {"not_your_turn", "wrong_phase", "already_done", "illegal_choice", "card_not_in_hand",
               "must_follow_suit", "illegal_card", "game_finished", "game_not_started", "seat_taken",
               "rule_violation"}
-SHAPE_CODES = {"unknown_card", "unknown_command", "invalid_command", "validation_error"}
+SHAPE_CODES = {"unknown_card", "unknown_command", "invalid_command", "validation_error", "idempotency_key_reused"}
 
 
 @dataclass

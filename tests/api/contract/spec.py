@@ -8,6 +8,9 @@
    documented, content types and bodies and headers as documented.
 4. Explicit conformance tests validate real responses against the spec's
    response schemas with ``jsonschema``.
+5. Schafkopf's house rules, auction and Schieberrunde played through the API.
+6. Whole games of every game validated strictly (``OAS30Validator``: OpenAPI
+   3.0.3 read literally, discriminators enforced), reaching every event type.
 
 Budget: ``FUZZ_CASES`` generated cases in total (``STICH_FUZZ_CASES`` to
 change it); hypothesis runs derandomized unless ``STICH_FUZZ_RANDOM=1``.
@@ -36,6 +39,12 @@ OPERATIONS = [(path, method) for path, item in SPEC["paths"].items() for method 
 
 # Share of FUZZ_CASES per operation (positive and negative modes split it).
 WEIGHTS = {
+    ("/", "get"): 0.1,
+    ("/v1", "get"): 0.1,
+    ("/v1/openapi.yaml", "get"): 0.1,
+    ("/v1/openapi.json", "get"): 0.1,
+    ("/docs", "get"): 0.1,
+    ("/docs/assets/{name}", "get"): 0.3,
     ("/v1/health", "get"): 0.2,
     ("/v1/games", "post"): 2.0,
     ("/v1/games", "get"): 0.8,

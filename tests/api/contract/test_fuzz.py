@@ -32,7 +32,7 @@ def _clamp_block(query: dict | None, name: str, required: bool) -> None:
         value = float(raw)
     except (TypeError, ValueError):
         return
-    if MAX_BLOCK_S < value <= 3600:
+    if MAX_BLOCK_S < value <= 86400:
         query[name] = MAX_BLOCK_S
 
 

@@ -71,7 +71,9 @@ def test_take_seat_is_201_seat_granted(client):
 
 
 def test_view_with_and_without_token(client, games):
-    game_id, tokens = game_named(games, "active")
+    # A game of its own: the fuzzer walks the shared "active" game forward and may finish it.
+    game_id = create(client, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], rules={"rounds": 2})
+    tokens = {0: take(client, game_id, 0)}
     spectator = client.get(f"/v1/games/{game_id}/view")
     validate_response(spectator, "/v1/games/{id}/view", "get")
     body = spectator.get_json()
@@ -296,7 +298,7 @@ def test_event_stream_of_a_finished_game_ends_by_itself(client, games):
 
 
 def test_event_stream_of_a_running_game_times_out(client, games):
-    game_id, tokens = game_named(games, "waiting")
+    game_id, _ = game_named(games, "waiting")
     response = client.get(f"/v1/games/{game_id}/events/stream?after=1&timeout=0.1")
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     assert response.headers["Cache-Control"] == "no-cache"

@@ -165,13 +165,13 @@ def test_schafkopf_with_every_house_rule_conforms(client, all_pass):
     assert final["phase"] == "finished" and "hands" in final and "tricks" in final
     assert sum(final["scores"]["totals"]) + final["scores"]["stock"] == 0
 
-    # The feed: every event is an Event; every settlement is a SchafkopfSettlement.
+    # The feed: every event is a SchafkopfEvent; every settlement is a SchafkopfDealSettledData.
     events = client.get(f"/v1/games/{game_id}/events")
     validate_response(events, "/v1/games/{id}/events", "get")
     settlements = [e["data"] for e in events.get_json()["events"] if e["type"] == "DealSettled"]
     assert settlements
     for data in settlements:
-        fast_validate(data, "SchafkopfSettlement")
+        fast_validate(data, "SchafkopfDealSettledData")
 
 
 def test_schafkopf_tournament_preset_on_the_short_deck_conforms(client):
@@ -204,7 +204,7 @@ AUCTION_SCHIEBER_RULES = {
 }
 _TOPS = ["EO", "GO", "HO", "SO", "EU", "GU", "HU", "SU"]
 _PLAIN = [s + r for s in "EGHS" for r in ("A", "10", "K", "9", "8", "7")]  # the 24 cards but Obers/Unters
-# (event type, data keys always present, keys present only sometimes) as the spec's `Event` documents them.
+# (event type, data keys always present, keys present only sometimes), as the spec's event data schemas say.
 NEW_EVENT_KEYS = {
     "AuctionOpened": ({"seats", "holder", "target"}, set()),
     "BidMade": ({"seat", "target", "call"}, set()),
@@ -334,16 +334,16 @@ def test_schafkopf_auction_and_schieberrunde_conform(client):
     assert final["scores"]["deals"][3] == [100, 100, -100, -100]  # Vorhand 3 and dealer 2 paid the Solo base
     assert sum(final["scores"]["totals"]) + final["scores"]["stock"] == 0
 
-    # The feed: the new events carry the documented keys; settlements are SchafkopfSettlements.
+    # The feed: the new events carry the documented keys; settlements are SchafkopfDealSettledData.
     spectator = _events(client, game_id, {})
     for event in spectator:
-        fast_validate(event, "Event")
+        fast_validate(event, "SchafkopfEvent")
         if event["type"] in NEW_EVENT_KEYS:
             always, sometimes = NEW_EVENT_KEYS[event["type"]]
             keys = set(event["data"])
             assert always <= keys <= always | sometimes, event
         if event["type"] == "DealSettled":
-            fast_validate(event["data"], "SchafkopfSettlement")
+            fast_validate(event["data"], "SchafkopfDealSettledData")
     types = [e["type"] for e in spectator]
     for kind in ("AuctionOpened", "BidMade", "BidPassed", "SchieberSpoken", "ObersHandedOver", "CardsPushed",
                  "CardsReceived", "SchieberrundePaid"):
@@ -436,7 +436,8 @@ def test_schafkopf_spec_matches_the_code():
         assert set(schema["properties"]) == fields, kind
         assert set(schema["required"]) == {n for n, f in commands.COMMANDS[kind]().fields.items() if f.required}
         assert schema["properties"]["type"]["enum"] == [kind]
-    assert schemas["SchafkopfNameGame"]["properties"]["game"]["enum"] == commands.GAMES
+    assert schemas["SchafkopfNameGame"]["properties"]["game"] == {"$ref": "#/components/schemas/SchafkopfNamedGame"}
+    assert schemas["SchafkopfNamedGame"]["enum"] == commands.GAMES
 
 
 @pytest.mark.parametrize("command", [

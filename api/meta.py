@@ -1,0 +1,131 @@
+"""The front door: an index, the health check, the contract itself and its interactive docs.
+
+``openapi.yaml`` ships inside the package (``api/openapi.yaml`` is the
+repository's top-level file), so an installed server serves the very contract
+it was built with. The docs page is Swagger UI from the ``flask-swagger-ui``
+package's bundled files: it works with no internet access.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import metadata, resources
+from pathlib import Path
+
+import yaml
+from flask import Blueprint, Response, request, send_from_directory
+from werkzeug.exceptions import NotFound
+
+from .http import runtime
+
+meta = Blueprint("meta", __name__)
+
+LINKS = {
+    "self": "/v1",
+    "health": "/v1/health",
+    "games": "/v1/games",
+    "openapi_yaml": "/v1/openapi.yaml",
+    "openapi_json": "/v1/openapi.json",
+    "docs": "/docs",
+}
+
+
+@cache
+def contract_text() -> str:
+    return resources.files("api").joinpath("openapi.yaml").read_text(encoding="utf-8")
+
+
+@cache
+def contract_json() -> str:
+    return json.dumps(yaml.safe_load(contract_text()), separators=(",", ":"))
+
+
+def version() -> str:
+    try:
+        return metadata.version("stich")
+    except metadata.PackageNotFoundError:  # running from a checkout that was never installed
+        return "unknown"
+
+
+def index_body() -> dict:
+    return {"name": "stich", "version": version(),
+            "description": "Event-sourced REST game server for Schafkopf, Scharwenzel and Scharfe Schoten",
+            "games": sorted(runtime().handler.table.games), "links": LINKS}
+
+
+INDEX_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>stich</title></head>
+<body>
+<h1>stich {version}</h1>
+<p>An event-sourced REST game server for Schafkopf, Scharwenzel and Scharfe Schoten.</p>
+<ul>
+<li><a href="/docs">Interactive API documentation</a></li>
+<li><a href="/v1/openapi.yaml">The contract, <code>openapi.yaml</code></a> (also <a href="/v1/openapi.json">as JSON</a>)</li>
+<li><a href="/v1/games">Games</a> and <a href="/v1/health">health</a> (JSON)</li>
+</ul>
+</body></html>
+"""
+
+
+@meta.get("/")
+def root():
+    """JSON for programs; a page of links for a browser (which asks for text/html first)."""
+    if request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html":
+        return Response(INDEX_HTML.format(version=version()), mimetype="text/html")
+    return index_body()
+
+
+@meta.get("/v1")
+def api_index():
+    return index_body()
+
+
+@meta.get("/v1/health")
+def health():
+    runtime().store.redis.ping()
+    return {"status": "ok"}
+
+
+@meta.get("/v1/openapi.yaml")
+def openapi_yaml():
+    return Response(contract_text(), mimetype="application/yaml")
+
+
+@meta.get("/v1/openapi.json")
+def openapi_json():
+    return Response(contract_json(), mimetype="application/json")
+
+
+DOCS_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>stich API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>
+window.ui = SwaggerUIBundle({url: "/v1/openapi.json", dom_id: "#swagger-ui", deepLinking: true,
+                             presets: [SwaggerUIBundle.presets.apis]});
+</script></body></html>
+"""
+
+
+@cache
+def swagger_ui_dir() -> Path:
+    import flask_swagger_ui
+
+    return Path(flask_swagger_ui.__file__).parent / "dist"
+
+
+@meta.get("/docs")
+def docs():
+    return Response(DOCS_HTML, mimetype="text/html")
+
+
+ASSET_TYPES = {".js": "text/javascript", ".css": "text/css"}  # all the docs page loads
+
+
+@meta.get("/docs/assets/<path:name>")
+def docs_asset(name: str):
+    mimetype = ASSET_TYPES.get(Path(name).suffix)
+    if mimetype is None:
+        raise NotFound(f"no docs asset {name!r}")
+    return send_from_directory(swagger_ui_dir(), name, mimetype=mimetype, max_age=86_400)

@@ -1,0 +1,95 @@
+"""The front door: the index, the served contract, offline docs, and the README's route table."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTRACT = ROOT / "openapi.yaml"
+
+
+def test_the_index_links_to_everything_a_client_starts_from(client):
+    index = client.get("/v1").get_json()
+    assert index["name"] == "stich" and set(index["games"]) == {"scharfe-schoten", "schafkopf", "scharwenzel"}
+    for name, path in index["links"].items():
+        assert client.get(path).status_code == 200, name
+    assert client.get("/", headers={"Accept": "application/json"}).get_json() == index
+
+
+def test_a_browser_gets_a_page_of_links_at_the_root(client):
+    page = client.get("/", headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert page.mimetype == "text/html"
+    links = re.findall(r'href="([^"]+)"', page.get_data(as_text=True))
+    assert {"/docs", "/v1/openapi.yaml", "/v1/openapi.json", "/v1/games", "/v1/health"} <= set(links)
+
+
+def test_the_served_contract_is_the_repository_file(client):
+    served = client.get("/v1/openapi.yaml")
+    assert served.mimetype == "application/yaml"
+    assert served.get_data(as_text=True) == CONTRACT.read_text()
+    assert client.get("/v1/openapi.json").get_json() == yaml.safe_load(CONTRACT.read_text())
+
+
+def test_the_docs_work_without_internet_access(client):
+    page = client.get("/docs")
+    assert page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "://" not in html  # no CDN: every asset comes from this server
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert any(a.endswith("swagger-ui-bundle.js") for a in assets)
+    for asset in assets:
+        response = client.get(asset)
+        assert response.status_code == 200 and len(response.data) > 1000, asset
+    assert '"/v1/openapi.json"' in html
+    assert client.get("/docs/assets/no-such-file.js").status_code == 404
+
+
+def test_the_package_ships_the_contract(tmp_path):
+    """A wheel built from the project holds openapi.yaml as a real file, identical to the repository's."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path)],
+                   check=True, capture_output=True, timeout=300)
+    [wheel] = tmp_path.glob("stich-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        assert archive.read("api/openapi.yaml") == CONTRACT.read_bytes()
+
+
+def test_the_readme_route_table_lists_every_route(app):
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## The API in one page"):]
+    section = section[:section.index("\n## ", 4)]
+    documented = set(re.findall(r"^\| `(GET|POST|PUT|PATCH|DELETE) (/[^`]*)` \|", section, re.M))
+    routes = set()
+    for rule in app.url_map.iter_rules():
+        path = re.sub(r"<(?:[a-z_]+:)?([a-z_]+)>", lambda m: "{" + ("id" if m.group(1) == "game_id" else m.group(1)) + "}",
+                      rule.rule)
+        routes |= {(method, path) for method in rule.methods - {"HEAD", "OPTIONS"}}
+    assert documented == routes
+
+
+def test_every_route_refuses_unknown_and_repeated_query_parameters(client):
+    game_id = json.loads(client.post("/v1/games", json={"game": "scharfe-schoten", "players": 3}).data)["id"]
+    for path in ("/v1", "/v1/health", "/v1/games", f"/v1/games/{game_id}", f"/v1/games/{game_id}/view",
+                 f"/v1/games/{game_id}/events", "/v1/openapi.json", "/docs"):
+        response = client.get(path + "?limt=5")
+        assert response.status_code == 422, path
+        assert response.get_json()["errors"] == {"limt": ["unknown query parameter"]}
+    repeated = client.get("/v1/games?limit=1&limit=2")
+    assert repeated.status_code == 422 and repeated.get_json()["errors"] == {"limit": ["given more than once"]}
+
+
+def test_numbers_in_paths_and_queries_are_ascii_digits_only(client):
+    game_id = json.loads(client.post("/v1/games", json={"game": "scharfe-schoten", "players": 3}).data)["id"]
+    assert client.post(f"/v1/games/{game_id}/seats/\u0661").status_code == 404  # ARABIC-INDIC DIGIT ONE
+    assert client.post(f"/v1/games/{game_id}/seats/\uff11").status_code == 404  # FULLWIDTH DIGIT ONE
+    for value in ("\u0661", "1_0", " 1", "1e1", "nan", "inf", "+1", "-0", "0x1"):
+        response = client.get(f"/v1/games/{game_id}/events", query_string={"after": value})
+        assert response.status_code == 422 and "after" in response.get_json()["errors"], value
+        response = client.get(f"/v1/games/{game_id}/events", query_string={"wait": value})
+        assert response.status_code == 422 and "wait" in response.get_json()["errors"], value
+    assert client.get(f"/v1/games/{game_id}/events", query_string={"after": "0", "wait": "0.25"}).status_code == 200
