@@ -66,7 +66,8 @@ class PrivateRedis:
                  extra_args: tuple[str, ...] = (), fsync: str = "always"):
         self.binary = find_server_binary()
         self._own_dir = data_dir is None
-        self.data_dir = Path(data_dir or tempfile.mkdtemp(prefix="stich-redis-"))
+        # Absolute: the server changes into its --dir, so a relative log path would then point elsewhere.
+        self.data_dir = Path(data_dir or tempfile.mkdtemp(prefix="stich-redis-")).expanduser().resolve()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.extra_args = extra_args
@@ -82,16 +83,19 @@ class PrivateRedis:
             self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
             "--dir", str(self.data_dir), "--appendonly", "yes",
             "--appendfsync", self.fsync, "--save", "", "--protected-mode", "yes",
-            "--daemonize", "no", "--logfile", str(self.data_dir / "server.log"),
+            "--daemonize", "no", "--logfile", str(self.log_path),
             *self.extra_args,
         ]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        # What the server prints before its log file is open (a bad option, an unwritable
+        # directory) goes to a file we can show; a pipe nobody reads could fill up.
+        self._output = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(args, stdout=self._output, stderr=subprocess.STDOUT,
                                         preexec_fn=_die_with_parent)
         atexit.register(self.stop)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"{self.binary} exited with {self.process.returncode}; see {self.data_dir}/server.log")
+                raise RuntimeError(f"{self.binary} exited with status {self.process.returncode}.{self._diagnosis()}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock:
                     sock.sendall(b"PING\r\n")
@@ -99,8 +103,25 @@ class PrivateRedis:
                         return self
             except OSError:
                 time.sleep(0.02)
+        diagnosis = self._diagnosis()
         self.stop()
-        raise RuntimeError(f"{self.binary} did not answer on port {self.port} within {timeout}s")
+        raise RuntimeError(f"{self.binary} did not answer on port {self.port} within {timeout}s.{diagnosis}")
+
+    @property
+    def log_path(self) -> Path:
+        return self.data_dir / "server.log"
+
+    def _diagnosis(self, lines: int = 20) -> str:
+        """The end of the server's log (if it got that far) and of its own output."""
+        parts = []
+        if self.log_path.exists():
+            tail = self.log_path.read_text(errors="replace").splitlines()[-lines:]
+            parts.append(f"\nThe last lines of {self.log_path}:\n" + "\n".join(tail))
+        self._output.seek(0)
+        printed = self._output.read().decode(errors="replace").strip().splitlines()[-lines:]
+        if printed:
+            parts.append("\nIt printed:\n" + "\n".join(printed))
+        return "".join(parts) or "\nIt printed nothing and wrote no log."
 
     def kill(self) -> None:
         """SIGKILL, as a crash would (fault tests)."""
