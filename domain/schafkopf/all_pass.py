@@ -1,4 +1,4 @@
-"""When everybody says "Weiter" (house rule ``all_pass``, seed "Announcing the Game").
+"""When everybody says "Weiter" (house rule ``all_pass``, rulebook "Announcing the Game").
 
 * ``redeal`` — the deal is thrown in, the next dealer deals.
 * ``redeal_double`` — thrown in; the next game that comes about costs double

@@ -1,6 +1,6 @@
 """Auction bidding (SK-3 house rule ``auction``, default off).
 
-The seed ("Order of Precedence"): "Playing strictly by this order of
+The Schafkopf rulebook ("Order of Precedence"): "Playing strictly by this order of
 precedence can be replaced by bidding, in which the lone-player role is won
 by auction. In this case, all players who wish to play a game better than
 Bettel but lower than a Tout game may raise the target score of 60 points

@@ -20,7 +20,7 @@ PRECEDENCE = (
 GAME_TYPES = frozenset(PRECEDENCE)
 DEFAULT_ALLOWED = ("rufspiel", "solo", "wenz", "solo_tout", "wenz_tout", "sie")
 
-# The game type whose tariff prices a Tout (the seed: "the Solo tariff is used
+# The game type whose tariff prices a Tout (the rulebook: "the Solo tariff is used
 # as the base" of a Tout; a Wenz Tout is priced from the Wenz tariff) and a Sie.
 TARIFF_OF = {
     "rufspiel": "rufspiel", "solo": "solo", "wenz": "wenz", "farbwenz": "farbwenz",
@@ -33,7 +33,7 @@ SUITED = frozenset({"rufspiel", "solo", "solo_tout", "farbwenz", "farbwenz_tout"
                     "farbgeier", "farbgeier_tout"})
 CALLABLE_SUITS = ("E", "G", "S")
 TOUTS = frozenset({"solo_tout", "wenz_tout", "farbwenz_tout", "geier_tout", "farbgeier_tout"})
-# The auction's band (SK-3, seed "Order of Precedence"): the games "better
+# The auction's band (SK-3, rulebook "Order of Precedence"): the games "better
 # than Bettel but lower than a Tout game". With ``rules.auction`` they share
 # one rank and the higher bid of winning points decides between them.
 BAND = ("solo", "wenz", "farbwenz", "geier", "farbgeier")

@@ -1,4 +1,4 @@
-"""Hochzeit (house rule ``hochzeit``, seed "Marriage"): a partnership through one trump.
+"""Hochzeit (house rule ``hochzeit``, rulebook "Marriage"): a partnership through one trump.
 
 Before the announcement, every player holding exactly one trump (Rufspiel
 trumps), in speaking order, may offer a marriage:

@@ -1,6 +1,6 @@
-"""The Schieberrunde (house rule ``schieberrunde``, SK-12; seed "Passing Round").
+"""The Schieberrunde (house rule ``schieberrunde``, SK-12; rulebook "Passing Round").
 
-The seed: "It is only possible after a won Herzsolo. In this passing round,
+The Schafkopf rulebook: "It is only possible after a won Herzsolo. In this passing round,
 the player in Vorhand (first seat) receives the Acorn Ober and the Leaves
 Ober from the dealer beforehand. Then, as usual, two batches of four cards
 each (three with the short deck) are dealt, leaving the dealer short of
@@ -41,7 +41,7 @@ As built:
   variant (the passer hinting the trump suit) is table talk and not built.
 * **The Solo.** The player names the suit last, after the passing
   (``{"type": "name_game", "game": "solo", "suit": S}``, naming mode
-  ``schieber``): with the hinting the seed describes, the trump suit is still
+  ``schieber``): with the hinting the rulebook describes, the trump suit is still
   open while the cards go round. Then a normal Solo: Vorhand leads, Stoß as
   usual, Laufende counted from the hands after the passing.
 """

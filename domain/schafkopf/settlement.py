@@ -64,7 +64,7 @@ def settle(deal: int, dealt, tricks, contract: Contract, partner: int | None, co
            multiplier: int = 1, stock: int = 0, target: int | None = None) -> Settlement:
     """``target``: the points the declarers need (default the contract's auction target, else 61).
 
-    Schneider keeps its thresholds (91 / 90) whatever the target: the seed
+    Schneider keeps its thresholds (91 / 90) whatever the target: the rulebook
     moves only "the relevant target for winning" (a won bid of 91+ is
     therefore always Schneider).
     """

@@ -2,7 +2,7 @@
 
 Each priced game type has its own complete tariff so a table can express,
 e.g., a Geier at 200 with a Schneider step of 50. ``stock`` is what every
-player pays into the pot when all pass (the seed: "the base price of a
+player pays into the pot when all pass (the rulebook: "the base price of a
 Rufspiel"); left out, it follows the table's Rufspiel base.
 """
 from __future__ import annotations

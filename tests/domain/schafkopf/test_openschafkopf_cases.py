@@ -8,7 +8,7 @@ legal here), each Stoß of the case is given at its giver's first chance,
 and our payments and the pot's change must equal the case's payouts and
 stock payout under the case's tariff. A case with a Stock is preceded by an
 all-pass deal whose Stock price fills the pot with exactly the case's
-Stock. See /work/shared/reference/README.md for the file's fields.
+Stock. The reference file's README (beside it) describes its fields.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def missing_option(case: dict) -> str | None:
 
 # Disagreements that are house-rule differences, with the reason.
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "test_rulesramsch#8": "Ramsch tie on points (33 each): the seed and SK-11 let the one with more "
+    "test_rulesramsch#8": "Ramsch tie on points (33 each): the rulebook and SK-11 let the one with more "
                           "tricks lose (seat 1, 4 tricks to 2); openschafkopf skips the trick count "
                           "and lets the higher trump decide (seat 0, the Gras Ober)",
 }
