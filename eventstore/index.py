@@ -110,7 +110,7 @@ class GameIndex:
     def page(self, status: str | None = None, game: str | None = None, limit: int = 100,
              cursor: str | None = None) -> Page:
         """Up to ``limit`` entries, newest first, after ``cursor`` (raises BadCursor)."""
-        start = f"({decode_cursor(cursor)}" if cursor else "+"
+        start = f"({decode_cursor(cursor)}" if cursor is not None else "+"
         members = [m.decode() if isinstance(m, bytes) else m for m in
                    self.redis.zrevrangebylex(self.order_key(status, game), start, "-", start=0, num=limit + 1)]
         shown = members[:limit]

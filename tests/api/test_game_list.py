@@ -58,6 +58,7 @@ def test_an_unknown_game_name_lists_nothing(client):
 
 @pytest.mark.parametrize("query,field", [
     ("cursor=not-a-cursor", "cursor"),
+    ("cursor=", "cursor"),
     ("cursor=" + base64.urlsafe_b64encode(b"2026-01-01T00:00:00.000Z|zz").decode(), "cursor"),
     ("status=lost", "status"),
     ("game=Skat%21", "game"),
