@@ -51,7 +51,8 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     app.extensions["stich.credentials"] = CredentialCache(runtime.store.seat_credentials)
     max_watched = max_watched_games or int(os.environ.get("STICH_MAX_WATCHED_GAMES", "1024"))
     app.extensions["stich.watcher"] = StreamWatcher(
-        runtime.store, connect_blocking(redis_url, BLOCK_S, max_connections=max_watched), max_games=max_watched)
+        runtime.store, connect_blocking(redis_url, BLOCK_S, max_connections=max_watched), max_games=max_watched,
+        on_batch=runtime.handler.advance)
 
     from .feed import feed
     from .games import games

@@ -13,10 +13,11 @@ import time
 from flask import Blueprint, Response, current_app, request
 
 from domain.table import FINAL_EVENT
-from eventstore.codec import StoredEvent
+from eventstore.codec import StoredEvent, encode_for_viewer
+from eventstore.handler import Loaded
 from eventstore.watch import StreamWatcher
 
-from .http import float_arg, game_response, int_arg, query_params, runtime, viewer_seat
+from .http import float_arg, game_json_response, int_arg, query_params, runtime, viewer_seat
 from .problems import Problem
 
 feed = Blueprint("feed", __name__, url_prefix="/v1")
@@ -32,36 +33,60 @@ def watcher() -> StreamWatcher:
     return current_app.extensions["stich.watcher"]
 
 
+def current(game_id: str) -> Loaded:
+    """The game now. While this process follows the game its cached fold is kept current by the
+    watcher, so a long poll or a stream starts without a Redis round trip; otherwise a load."""
+    handler = runtime().handler
+    watch = watcher().current(game_id)
+    if watch is not None:
+        cached = handler.cached(game_id)
+        if cached is not None and cached.seq >= watch.seq:
+            return cached
+    return handler.load(game_id)
+
+
 def revealed(finished_before: bool, events: list[StoredEvent]) -> bool:
     """Everything is public once the game has finished, which its final event says."""
     return finished_before or any(e.type == FINAL_EVENT for e in events)
 
 
+def rendered(game_id: str, events: list[StoredEvent], viewer: int | None, reveal: bool) -> list[str]:
+    """The events as JSON for ``viewer``; each rendering of a recent event is made once per process."""
+    watch = watcher().current(game_id)
+    if watch is None:
+        return [encode_for_viewer(e, viewer, reveal) for e in events]
+    return [watch.render(e, viewer, reveal) for e in events]
+
+
 @feed.get("/games/<game_id>/events")
 @query_params("after", "wait", "limit")
 def events(game_id: str):
-    rt = runtime()
-    loaded = rt.handler.load(game_id)
+    loaded = current(game_id)
     seat = viewer_seat(game_id, required=False)
     after = int_arg("after", 0, 0, MAX_SEQ)
     wait = float_arg("wait", 0.0, 0.0, LONGEST_POLL_S)
     limit = int_arg("limit", PAGE, 1, PAGE)
     finished = loaded.state.status == "finished"
-    found = rt.store.read(game_id, after, count=limit) if after < loaded.seq else []
-    if not found and wait > 0 and not finished:  # a finished game has nothing more to wait for
+    found: list[StoredEvent] = []
+    if after < loaded.seq:
+        watch = watcher().current(game_id)
+        found = (watch.cached_after(after, limit) if watch else None) or runtime().store.read(game_id, after,
+                                                                                             count=limit)
+    elif wait > 0 and not finished:  # a finished game has nothing more to wait for
         with watcher().watching(game_id) as watch:
             found = watcher().next_events(watch, after, wait, limit)
     reveal = revealed(finished, found)
     seq = max(loaded.seq, found[-1].seq if found else 0)
-    return game_response({"id": game_id, "game": loaded.state.game.name,
-                          "events": [e.for_viewer(seat, reveal) for e in found]}, seq)
+    # Assembled from the events' renderings: the same event goes to every waiter of the game.
+    body = (f'{{"id":{json.dumps(game_id)},"game":{json.dumps(loaded.state.game.name)},'
+            f'"events":[{",".join(rendered(game_id, found, seat, reveal))}],"seq":{seq}}}')
+    return game_json_response(body, seq)
 
 
 @feed.get("/games/<game_id>/events/stream")
 @query_params("after", "timeout")
 def stream(game_id: str):
-    rt = runtime()
-    loaded = rt.handler.load(game_id)
+    loaded = current(game_id)
     seat = viewer_seat(game_id, required=False)
     after = int_arg("after", 0, 0, MAX_SEQ)  # checked even when Last-Event-ID overrides it
     last_event_id = request.headers.get("Last-Event-ID")
@@ -91,8 +116,7 @@ def stream(game_id: str):
                     yield ": keep-alive\n\n"
                     continue
                 reveal = revealed(reveal, found)
-                yield "".join(f"id: {e.seq}\ndata: {json.dumps(e.for_viewer(seat, reveal), separators=(',', ':'))}"
-                              "\n\n" for e in found)
+                yield "".join(f"id: {e.seq}\ndata: {lease.watch.render(e, seat, reveal)}\n\n" for e in found)
                 last = found[-1].seq
                 if found[-1].type == FINAL_EVENT:
                     return  # the final event was the last one there will ever be

@@ -74,7 +74,12 @@ def idempotency_key() -> str | None:
 
 def game_response(body: dict, seq: int, status: int = 200, headers: dict | None = None) -> Response:
     body["seq"] = seq
-    response = Response(json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json")
+    return game_json_response(json.dumps(body, separators=(",", ":")), seq, status, headers)
+
+
+def game_json_response(text: str, seq: int, status: int = 200, headers: dict | None = None) -> Response:
+    """A body already encoded as JSON, with the game's seq as its ETag."""
+    response = Response(text, status=status, mimetype="application/json")
     response.headers["ETag"] = f'"{seq}"'
     for name, value in (headers or {}).items():
         response.headers[name] = value

@@ -42,3 +42,8 @@ def decode(seq: int, payload: bytes | str) -> StoredEvent:
     raw = json.loads(payload)
     return StoredEvent(seq=seq, type=raw["type"], v=raw["v"], data=raw["data"], at=raw["at"],
                        actor=raw["actor"], visibility=Visibility.from_json(raw["visibility"]))
+
+
+def encode_for_viewer(event: StoredEvent, viewer: int | None, reveal_all: bool) -> str:
+    """The event as ``viewer`` may see it, as compact JSON (the form feeds and streams send)."""
+    return json.dumps(event.for_viewer(viewer, reveal_all), separators=(",", ":"))

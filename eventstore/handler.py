@@ -83,7 +83,7 @@ Listener = Callable[[Loaded, list[StoredEvent]], None]
 
 class CommandHandler:
     def __init__(self, store: EventStore, table: Table, listeners: Iterable[Listener] = (),
-                 snapshot_every: int = 100, cache_size: int = 256, clock: Callable[[], str] = utc_now):
+                 snapshot_every: int = 100, cache_size: int = 1024, clock: Callable[[], str] = utc_now):
         self.store = store
         self.table = table
         self.listeners = list(listeners)
@@ -130,6 +130,21 @@ class CommandHandler:
             self._cache.move_to_end(loaded.game_id)
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
+
+    def cached(self, game_id: str) -> Loaded | None:
+        """This process's fold of the game, however old, without asking Redis."""
+        with self._lock:
+            return self._cache.get(game_id)
+
+    def advance(self, game_id: str, events: list[StoredEvent]) -> None:
+        """Fold events read elsewhere (the stream watcher's) into a cached game they continue;
+        events that do not continue it are left to the next load."""
+        cached = self.cached(game_id)
+        if cached is None or not events:
+            return
+        fresh = [e for e in events if e.seq > cached.seq]
+        if fresh and fresh[0].seq == cached.seq + 1:
+            self._remember(self._fold(cached, fresh))
 
     def forget(self, game_id: str) -> None:
         with self._lock:

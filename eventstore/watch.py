@@ -23,11 +23,12 @@ import logging
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 import redis
+from redis.cluster import RedisCluster
 
-from .codec import StoredEvent
+from .codec import StoredEvent, encode_for_viewer
 from .store import EventStore, decode_entries
 
 log = logging.getLogger("stich.watch")
@@ -48,6 +49,9 @@ class GameWatch:
         self.seq: int | None = None  # the newest seq seen; None until the reader has started
         self.keep = recent
         self.recent: list[StoredEvent] = []  # consecutive seqs, the newest last
+        # seq -> {(viewer, revealed): the event's JSON for that viewer}: the waiters of one game
+        # mostly ask for the same few renderings of each new event.
+        self.rendered: dict[int, dict[tuple[int | None, bool], str]] = {}
         self.waiters = 0
         self.changed = threading.Condition()
 
@@ -56,8 +60,22 @@ class GameWatch:
             self.recent.extend(events)
             if len(self.recent) > 2 * self.keep:  # trimmed in bulk, so a publish costs O(1) on average
                 del self.recent[:-self.keep]
+                first = self.recent[0].seq
+                self.rendered = {n: forms for n, forms in self.rendered.items() if n >= first}
             self.seq = seq
             self.changed.notify_all()
+
+    def render(self, event: StoredEvent, viewer: int | None, revealed: bool) -> str:
+        """The event as ``viewer`` sees it, as compact JSON; made once per viewer while it is recent."""
+        forms = self.rendered.get(event.seq)
+        if forms is None:
+            if not self.recent or event.seq < self.recent[0].seq:  # an old event: not worth keeping
+                return encode_for_viewer(event, viewer, revealed)
+            forms = self.rendered.setdefault(event.seq, {})
+        text = forms.get((viewer, revealed))
+        if text is None:
+            text = forms[(viewer, revealed)] = encode_for_viewer(event, viewer, revealed)
+        return text
 
     def cached_after(self, after: int, count: int) -> list[StoredEvent] | None:
         """Events after ``after`` from memory, or None when they are no longer all there."""
@@ -83,19 +101,29 @@ class Lease:
 
 
 class StreamWatcher:
+    """``on_batch(game_id, events)`` sees every batch a reader reads, before the waiters do (the
+    API folds them into its cached games, so a waiter finds the game current without asking Redis)."""
+
     def __init__(self, store: EventStore, blocking: redis.Redis, max_games: int = 1024, recent: int = 256,
-                 block_s: float = BLOCK_S):
+                 block_s: float = BLOCK_S, on_batch: Callable[[str, list[StoredEvent]], None] | None = None):
         self.store = store
         self.blocking = blocking  # a client whose socket timeout exceeds block_s
         self.max_games = max_games
         self.recent = recent
         self.block_s = block_s
+        self.on_batch = on_batch
         self._watches: dict[str, GameWatch] = {}
         self._lock = threading.Lock()
 
     @property
     def watched(self) -> int:
         return len(self._watches)
+
+    def current(self, game_id: str) -> GameWatch | None:
+        """The game's watch if a reader follows it and has started (its ``seq`` is the stream's, give or
+        take the events still on their way)."""
+        watch = self._watches.get(game_id)
+        return watch if watch is not None and watch.seq is not None else None
 
     def lease(self, game_id: str) -> Lease:
         """Become a waiter of ``game_id`` until the lease is released."""
@@ -139,23 +167,68 @@ class StreamWatcher:
 
     def _follow(self, watch: GameWatch) -> None:
         """The reader: block on the stream, publish every batch, stop when nobody waits."""
-        key = self.store.keys(watch.game_id).events
+        reader = None
         backoff = 0.1
-        while True:
-            with self._lock:
-                if watch.waiters <= 0:
-                    del self._watches[watch.game_id]
-                    return
+        try:
+            while True:
+                with self._lock:
+                    if watch.waiters <= 0:
+                        del self._watches[watch.game_id]
+                        return
+                try:
+                    if reader is None:
+                        reader = BlockingReader(self.blocking, self.store.keys(watch.game_id).events,
+                                                int(self.block_s * 1000))
+                    if watch.seq is None:  # start at the stream's end: waiters read older events themselves
+                        watch.publish(reader.length(), [])
+                    entries = reader.after(watch.seq)
+                    backoff = 0.1
+                except redis.RedisError as exc:
+                    log.warning("following game %s: %s; retrying in %.1fs", watch.game_id, exc, backoff)
+                    time.sleep(backoff)
+                    backoff = min(backoff * 2, 5.0)
+                    continue
+                if entries:
+                    self._deliver(watch, decode_entries(entries))
+        finally:
+            if reader is not None:
+                reader.close()
+
+    def _deliver(self, watch: GameWatch, events: list[StoredEvent]) -> None:
+        if self.on_batch is not None:
             try:
-                if watch.seq is None:  # start at the stream's end: waiters read older events themselves
-                    watch.publish(int(self.blocking.xlen(key)), [])
-                reply = self.blocking.xread({key: f"0-{watch.seq}"}, count=PAGE, block=int(self.block_s * 1000))
-                backoff = 0.1
-            except redis.RedisError as exc:
-                log.warning("following game %s: %s; retrying in %.1fs", watch.game_id, exc, backoff)
-                time.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
-                continue
-            if reply:
-                events = decode_entries(reply[0][1])
-                watch.publish(events[-1].seq, events)
+                self.on_batch(watch.game_id, events)
+            except Exception:  # a listener's failure must not stop the waiters' reader
+                log.exception("on_batch failed for game %s", watch.game_id)
+        watch.publish(events[-1].seq, events)
+
+
+class BlockingReader:
+    """One game's ``XREAD BLOCK`` loop on one connection. On a single server the connection is held
+    for the reader's life and the command sent as it is: a reader reads after every event, and
+    taking a pooled connection each time, and redis-py's per-call argument checks, showed in
+    profiles. A cluster client picks the node per command, so it goes through ``xread``."""
+
+    def __init__(self, client: redis.Redis | RedisCluster, key: str, block_ms: int):
+        self.key = key
+        self.block_ms = block_ms
+        self.cluster = isinstance(client, RedisCluster)
+        self.client = client if self.cluster else redis.Redis(connection_pool=client.connection_pool,
+                                                               single_connection_client=True)
+
+    def length(self) -> int:
+        return int(self.client.xlen(self.key))
+
+    def after(self, seq: int) -> list:
+        """The stream's entries after ``seq`` (at most a page), waiting up to the block for the first."""
+        if self.cluster:
+            reply = self.client.xread({self.key: f"0-{seq}"}, count=PAGE, block=self.block_ms)
+        else:
+            reply = self.client.execute_command("XREAD", "COUNT", PAGE, "BLOCK", self.block_ms,
+                                                "STREAMS", self.key, f"0-{seq}")
+        return reply[0][1] if reply else []
+
+    def close(self) -> None:
+        if not self.cluster:
+            self.client.close()  # gives the held connection back to the pool
+
