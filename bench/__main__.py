@@ -1,9 +1,17 @@
-"""``python -m bench [--short] [--duration S] [--clients N]``
+"""``python -m bench [--short] [--only streams] [--duration S] [--clients N] [--stream-… N]``
 
-Starts its own private Redis (AOF, fsync always, as ``stich serve``), a
-gunicorn server with N workers serving the API plus two baselines, RQ workers,
-and a load generator in separate processes; measures everything in one run;
-writes ``bench/results/<time>.json`` and prints a table.
+Starts its own private Redis (AOF, fsync always, as ``stich serve``), the
+production HTTP server (``stich.web_worker``: gunicorn with gevent workers)
+serving the API plus two baselines, RQ workers, and a load generator in
+separate processes; measures everything in one run; writes
+``bench/results/<time>.json`` and prints a table.
+
+Phases: baseline A, baseline B, moves, bot latency, load cost, memory and RSS,
+and "streams at scale" (``bench/streams.py``): players moving at a fixed rate
+with and without thousands of SSE subscribers and long polls on their games
+(run A against run B), every subscriber checked to have received every event
+of its game in order. ``--only streams`` starts the server and runs only that
+phase (for working on it); ``--stream-*`` options size it.
 """
 from __future__ import annotations
 
@@ -20,8 +28,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from stich.redis_server import PrivateRedis, free_port
+from stich.web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
 
-from . import load, measure
+from . import load, measure, streams
+from .processes import children, rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,13 +48,18 @@ class Progress:
         print(f"  {time.monotonic() - self.started:6.1f}s  {text}", file=sys.stderr, flush=True)
 
 
-def start_server(redis_url: str, port: int, http_workers: int, threads: int, bot_workers: int):
+def start_server(redis_url: str, port: int, http_workers: int, connections: int, bot_workers: int,
+                 gc_log: Path | None = None):
+    """The production serving setup (``stich.web_worker``: gunicorn, gevent workers) on ``bench.app``.
+    ``gc_log``: where the API workers log their slow garbage collections (see ``bench.app``)."""
     env = {**os.environ, "REDIS_URL": redis_url, "STICH_RATE_LIMIT_TOKEN": "0", "STICH_RATE_LIMIT_ADDRESS": "0",
            "STICH_BOT_THINK_MS": "0", "STICH_LOG_LEVEL": "ERROR"}
+    if gc_log:
+        env["BENCH_GC_LOG"] = str(gc_log)
     env.pop("QUEUE_URL", None)
-    gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-                                 "--workers", str(http_workers), "--worker-class", "gthread", "--threads", str(threads),
-                                 "--timeout", "0", "--log-level", "error", "bench.app:app"], env=env, cwd=ROOT)
+    raise_open_files_limit(http_workers * connections + 1024)  # as `stich serve`: the children inherit it
+    gunicorn = subprocess.Popen(gunicorn_argv("bench.app:app", "127.0.0.1", port, http_workers, connections,
+                                              log_level="error"), env=env, cwd=ROOT)
     workers = [subprocess.Popen([sys.executable, "-m", "stich.cli", "worker"], env=env, cwd=ROOT)
                for _ in range(bot_workers)]
     deadline = time.monotonic() + 60
@@ -55,25 +70,6 @@ def start_server(redis_url: str, port: int, http_workers: int, threads: int, bot
         except OSError:
             time.sleep(0.1)
     raise RuntimeError("the benchmark server did not start")
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        text = (task / "children").read_text().split() if (task / "children").exists() else []
-        found += [int(c) for c in text]
-    return found
-
-
-def rss_mb(pid: int, field: str = "VmHWM") -> float | None:
-    """VmHWM: the peak resident set; VmRSS: the current one."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
 
 
 def run_phase(phase: str, port: int, clients: int, procs: int, duration: float) -> dict:
@@ -91,59 +87,71 @@ def run_phase(phase: str, port: int, clients: int, procs: int, duration: float) 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--short", action="store_true", help="a smoke run in under 2 minutes")
+    parser.add_argument("--short", action="store_true", help="a smoke run of a couple of minutes")
+    parser.add_argument("--only", choices=["streams"], help="run only this phase (after starting the server)")
     parser.add_argument("--duration", type=float, help="seconds per throughput phase (default 20, short 6)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent simulated clients")
     parser.add_argument("--procs", type=int, default=2, help="load generator processes")
     parser.add_argument("--http-workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4, help="threads per HTTP worker (4 measured best on 2 cores)")
+    parser.add_argument("--connections", type=int, default=CONNECTIONS,
+                        help=f"open connections per HTTP worker (gevent; default {CONNECTIONS})")
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--bot-samples", type=int, help="bot answers to time (default 200, short 40)")
+    full, short = streams.StreamConfig(), streams.StreamConfig.short()
+    group = parser.add_argument_group("streams at scale")
+    group.add_argument("--stream-games", type=int, help=f"games (default {full.games}, short {short.games})")
+    group.add_argument("--stream-sse", type=int, help=f"SSE subscribers (default {full.sse}, short {short.sse})")
+    group.add_argument("--stream-polls", type=int, help=f"long pollers (default {full.polls}, short {short.polls})")
+    group.add_argument("--stream-slow", type=int,
+                       help=f"slow-header connections (default {full.slow}, short {short.slow})")
+    group.add_argument("--stream-duration", type=float,
+                       help=f"seconds of run A and of run B (default {full.duration:g}, short {short.duration:g})")
+    group.add_argument("--stream-move-rate", type=float,
+                       help=f"moves per second over all {full.clients} players, in both runs "
+                            f"(default {full.move_rate:g}, short {short.move_rate:g})")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
     args = parser.parse_args(argv)
     duration = args.duration or (6.0 if args.short else 20.0)
     bot_samples = args.bot_samples or (40 if args.short else 200)
     lengths = (50, 500, 5000)
+    stream_cfg = short if args.short else full
+    for option, field in (("stream_games", "games"), ("stream_sse", "sse"), ("stream_polls", "polls"),
+                          ("stream_slow", "slow"), ("stream_duration", "duration"), ("stream_move_rate", "move_rate")):
+        if getattr(args, option) is not None:
+            setattr(stream_cfg, field, getattr(args, option))
+    everything = args.only is None
 
-    progress = Progress(7)
+    progress = Progress(8 if everything else 2)
     redis_server = PrivateRedis(fsync="always").start()
     port = free_port()
     gunicorn = workers = None
     result = {"started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-              "config": {"short": args.short, "duration_s": duration, "clients": args.clients, "procs": args.procs,
-                         "http_workers": args.http_workers, "threads": args.threads, "bot_workers": args.bot_workers,
-                         "redis_fsync": "always"}}
+              "config": {"short": args.short, "only": args.only, "duration_s": duration, "clients": args.clients,
+                         "procs": args.procs, "http_workers": args.http_workers, "connections": args.connections,
+                         "worker_class": "stich.web_worker.StreamingWorker (gevent)",
+                         "bot_workers": args.bot_workers, "redis_fsync": "always"}}
     try:
         progress.phase("starting the private Redis, gunicorn and the bot workers")
-        gunicorn, workers = start_server(redis_server.url, port, args.http_workers, args.threads, args.bot_workers)
+        gc_log = Path(redis_server.data_dir) / "api-gc.log"  # removed with the private Redis's directory
+        gunicorn, workers = start_server(redis_server.url, port, args.http_workers, args.connections, args.bot_workers,
+                                         gc_log)
         load.run("a", "127.0.0.1", port, 2, 1.0, 0)  # warm up connections and imports
         rss_after_warmup = {pid: rss_mb(pid, "VmRSS") for pid in children(gunicorn.pid)}
-        for name, key in (("baseline A: bare Flask JSON", "baseline_a"),
-                          ("baseline B: marshmallow + one XADD", "baseline_b"),
-                          ("moves: whole games, view then command", "moves")):
-            progress.phase(f"{name} — {args.clients} clients for {duration:.0f}s")
-            result[key] = run_phase(key.removeprefix("baseline_") if key != "moves" else "moves",
-                                    port, args.clients, args.procs, duration)
-            progress.say(f"{result[key]['per_s']:.0f}/s, p99 {result[key]['p99_ms'] or 0:.1f} ms")
-        # A move is two requests (the view, then the command); the baselines are one each.
-        result["ratios"] = {"moves_over_a": result["moves"]["per_s"] / result["baseline_a"]["per_s"],
-                            "moves_over_b": result["moves"]["per_s"] / result["baseline_b"]["per_s"],
-                            "move_requests_over_b": 2 * result["moves"]["per_s"] / result["baseline_b"]["per_s"]}
-        progress.phase(f"bot turn latency over {bot_samples} answers")
-        result["bot_latency"] = measure.bot_latency("127.0.0.1", port, bot_samples, progress.say)
-        progress.phase("load cost against game length " + "/".join(map(str, lengths)))
-        result["load_cost"] = measure.load_cost(redis_server.url, lengths, repeats=10 if args.short else 30,
-                                                progress=progress.say)
-        progress.phase("memory per finished game and peak RSS")
-        result["memory"] = measure.memory_per_game(redis_server.url)
-        api_pids = children(gunicorn.pid)
-        result["peak_rss_mb"] = {"api_workers": [rss_mb(p) for p in api_pids],
-                                 "bot_workers": [rss_mb(w.pid) for w in workers]}
-        # Per-game memory left behind shows as growth of the API processes over
-        # the run (their caches of folded games are bounded LRUs).
-        result["api_rss_growth_mb"] = [round((rss_mb(p, "VmRSS") or 0) - (before or 0), 1)
-                                       for p, before in rss_after_warmup.items()]
+        if everything:
+            run_classic_phases(result, progress, port, args, duration, bot_samples, lengths, redis_server,
+                               gunicorn, workers, rss_after_warmup)
+        cfg = stream_cfg
+        progress.phase(f"streams at scale: {cfg.sse} SSE + {cfg.polls} long polls over {cfg.games} games, "
+                       f"{cfg.clients} players at {cfg.move_rate:g} moves/s, runs A and B of {cfg.duration:g}s")
+        pids = {"api": children(gunicorn.pid), "redis": [redis_server.process.pid],
+                "bot_workers": [w.pid for w in workers]}
+        result["streams"] = streams.run(port, cfg, pids, progress.say, gc_log=gc_log)
+        s = result["streams"]
+        progress.say(f"run B: {s['run_b']['moves_per_s']:.0f} moves/s, move p99 B/A "
+                     f"{s['ratios']['move_p99_b_over_a'] or 0:.2f}, health p99 B/A "
+                     f"{s['ratios']['health_p99_b_over_a'] or 0:.2f}, {s['verification']['complete']}/"
+                     f"{s['verification']['subscribers']} subscribers complete")
     finally:
         for process in [gunicorn, *(workers or [])]:
             if process and process.poll() is None:
@@ -155,46 +163,85 @@ def main(argv=None) -> int:
                 except subprocess.TimeoutExpired:
                     process.kill()
         redis_server.stop()
-    load_50 = result["load_cost"]["50"]["load_ms_median"]
-    load_5000 = result["load_cost"]["5000"]["load_ms_median"]
-    result["targets"] = {
-        "moves_over_b>=0.5": result["ratios"]["moves_over_b"] >= 0.5,
-        "move_p99<=25ms": (result["moves"]["p99_ms"] or 1e9) <= 25,
-        "load_5000/load_50<=1.5": load_5000 / load_50 <= 1.5,
-        "bot_p50<=50ms": result["bot_latency"]["p50_ms"] <= 50,
-        "redis/export<=1.5": all(m["redis_over_export"] <= 1.5 for m in result["memory"].values()),
-    }
-    result["load_cost"]["ratio_5000_over_50"] = load_5000 / load_50
+    result["targets"] = {}
+    if everything:
+        load_50 = result["load_cost"]["50"]["load_ms_median"]
+        load_5000 = result["load_cost"]["5000"]["load_ms_median"]
+        result["targets"].update({
+            "moves_over_b>=0.5": result["ratios"]["moves_over_b"] >= 0.5,
+            "move_p99<=25ms": (result["moves"]["p99_ms"] or 1e9) <= 25,
+            "load_5000/load_50<=1.5": load_5000 / load_50 <= 1.5,
+            "bot_p50<=50ms": result["bot_latency"]["p50_ms"] <= 50,
+            "redis/export<=1.5": all(m["redis_over_export"] <= 1.5 for m in result["memory"].values()),
+        })
+        result["load_cost"]["ratio_5000_over_50"] = load_5000 / load_50
+    result["targets"].update(streams.targets(result["streams"]))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}{'-short' if args.short else ''}.json"
+    suffix = ("-short" if args.short else "") + (f"-{args.only}" if args.only else "")
+    path = out / f"{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}{suffix}.json"
     path.write_text(json.dumps(result, indent=2))
     print_table(result, path)
     return 0
 
 
+def run_classic_phases(result, progress, port, args, duration, bot_samples, lengths, redis_server, gunicorn, workers,
+                       rss_after_warmup) -> None:
+    """Phases 2-7: the baselines, moves, bot latency, load cost, memory and RSS."""
+    for name, key in (("baseline A: bare Flask JSON", "baseline_a"),
+                      ("baseline B: marshmallow + one XADD", "baseline_b"),
+                      ("moves: whole games, view then command", "moves")):
+        progress.phase(f"{name} — {args.clients} clients for {duration:.0f}s")
+        result[key] = run_phase(key.removeprefix("baseline_") if key != "moves" else "moves",
+                                port, args.clients, args.procs, duration)
+        progress.say(f"{result[key]['per_s']:.0f}/s, p99 {result[key]['p99_ms'] or 0:.1f} ms")
+    # A move is two requests (the view, then the command); the baselines are one each.
+    result["ratios"] = {"moves_over_a": result["moves"]["per_s"] / result["baseline_a"]["per_s"],
+                        "moves_over_b": result["moves"]["per_s"] / result["baseline_b"]["per_s"],
+                        "move_requests_over_b": 2 * result["moves"]["per_s"] / result["baseline_b"]["per_s"]}
+    progress.phase(f"bot turn latency over {bot_samples} answers")
+    result["bot_latency"] = measure.bot_latency("127.0.0.1", port, bot_samples, progress.say)
+    progress.phase("load cost against game length " + "/".join(map(str, lengths)))
+    result["load_cost"] = measure.load_cost(redis_server.url, lengths, repeats=10 if args.short else 30,
+                                            progress=progress.say)
+    progress.phase("memory per finished game and peak RSS")
+    result["memory"] = measure.memory_per_game(redis_server.url)
+    api_pids = children(gunicorn.pid)
+    result["peak_rss_mb"] = {"api_workers": [rss_mb(p) for p in api_pids],
+                             "bot_workers": [rss_mb(w.pid) for w in workers]}
+    # Per-game memory left behind shows as growth of the API processes over
+    # the run (their caches of folded games are bounded LRUs).
+    result["api_rss_growth_mb"] = [round((rss_mb(p, "VmRSS") or 0) - (before or 0), 1)
+                                   for p, before in rss_after_warmup.items()]
+
+
 def print_table(r: dict, path: Path) -> None:
-    rows = [
-        ("baseline A (bare Flask)", f"{r['baseline_a']['per_s']:.0f} req/s", f"p99 {r['baseline_a']['p99_ms']:.1f} ms"),
-        ("baseline B (marshmallow+XADD)", f"{r['baseline_b']['per_s']:.0f} req/s", f"p99 {r['baseline_b']['p99_ms']:.1f} ms"),
-        ("moves (view+command)", f"{r['moves']['per_s']:.0f} moves/s",
-         f"command p50 {r['moves']['p50_ms']:.1f} / p95 {r['moves']['p95_ms']:.1f} / p99 {r['moves']['p99_ms']:.1f} ms"),
-        ("moves / A, moves / B", f"{r['ratios']['moves_over_a']:.2f}", f"{r['ratios']['moves_over_b']:.2f}"),
-        ("move requests / B", f"{r['ratios']['move_requests_over_b']:.2f}", "(a move = view + command)"),
-        ("bot answer", f"p50 {r['bot_latency']['p50_ms']:.1f} ms", f"p99 {r['bot_latency']['p99_ms']:.1f} ms"),
-    ]
-    for length, cost in r["load_cost"].items():
-        if isinstance(cost, dict):
-            rows.append((f"load at {cost['events']} events", f"{cost['load_ms_median']:.2f} ms",
-                         f"full replay {cost['full_replay_ms']:.1f} ms"))
-    rows.append(("load 5000 / load 50", f"{r['load_cost']['ratio_5000_over_50']:.2f}", ""))
-    for game, m in r["memory"].items():
-        rows.append((f"memory {game}", f"{m['redis_bytes_per_event']:.0f} B/event",
-                     f"Redis {m['redis_bytes']} B / export {m['export_json_bytes']} B = {m['redis_over_export']:.2f}"))
-    rss = r["peak_rss_mb"]
-    rows.append(("peak RSS (MB)", "api " + ", ".join(f"{x:.0f}" for x in rss["api_workers"] if x),
-                 "workers " + ", ".join(f"{x:.0f}" for x in rss["bot_workers"] if x)))
-    rows.append(("API RSS growth over the run (MB)", ", ".join(str(x) for x in r["api_rss_growth_mb"]), ""))
+    rows = []
+    if "baseline_a" in r:
+        rows += [
+            ("baseline A (bare Flask)", f"{r['baseline_a']['per_s']:.0f} req/s", f"p99 {r['baseline_a']['p99_ms']:.1f} ms"),
+            ("baseline B (marshmallow+XADD)", f"{r['baseline_b']['per_s']:.0f} req/s",
+             f"p99 {r['baseline_b']['p99_ms']:.1f} ms"),
+            ("moves (view+command)", f"{r['moves']['per_s']:.0f} moves/s",
+             f"command p50 {r['moves']['p50_ms']:.1f} / p95 {r['moves']['p95_ms']:.1f} / p99 {r['moves']['p99_ms']:.1f} ms"),
+            ("moves / A, moves / B", f"{r['ratios']['moves_over_a']:.2f}", f"{r['ratios']['moves_over_b']:.2f}"),
+            ("move requests / B", f"{r['ratios']['move_requests_over_b']:.2f}", "(a move = view + command)"),
+            ("bot answer", f"p50 {r['bot_latency']['p50_ms']:.1f} ms", f"p99 {r['bot_latency']['p99_ms']:.1f} ms"),
+        ]
+        for length, cost in r["load_cost"].items():
+            if isinstance(cost, dict):
+                rows.append((f"load at {cost['events']} events", f"{cost['load_ms_median']:.2f} ms",
+                             f"full replay {cost['full_replay_ms']:.1f} ms"))
+        rows.append(("load 5000 / load 50", f"{r['load_cost']['ratio_5000_over_50']:.2f}", ""))
+        for game, m in r["memory"].items():
+            rows.append((f"memory {game}", f"{m['redis_bytes_per_event']:.0f} B/event",
+                         f"Redis {m['redis_bytes']} B / export {m['export_json_bytes']} B = {m['redis_over_export']:.2f}"))
+        rss = r["peak_rss_mb"]
+        rows.append(("peak RSS (MB)", "api " + ", ".join(f"{x:.0f}" for x in rss["api_workers"] if x),
+                     "workers " + ", ".join(f"{x:.0f}" for x in rss["bot_workers"] if x)))
+        rows.append(("API RSS growth over the run (MB)", ", ".join(str(x) for x in r["api_rss_growth_mb"]), ""))
+    if "streams" in r:
+        rows += streams.table_rows(r["streams"])
     width = max(len(a) for a, _, _ in rows)
     print()
     for a, b, c in rows:

@@ -5,10 +5,19 @@
   XADD: the storage ceiling.
 
 Only the benchmark serves these routes; the production app never does.
+
+With ``BENCH_GC_LOG`` set (the benchmark sets it), each worker process appends
+one line per slow garbage collection (every full one, and any other that took
+over 5 ms) to that file: ``<time.time()> <pid> <generation> <milliseconds>``.
+A full collection stops the worker's whole event loop, so it shows in every
+request's latency; the streams phase reports them per run.
 """
 from __future__ import annotations
 
+import gc
 import json
+import os
+import time
 
 from flask import request
 from marshmallow import RAISE, Schema, fields
@@ -39,3 +48,22 @@ def baseline_b():
     body = _schema.load(request.get_json())
     entry = _client.xadd("stich:bench:{b}", {"e": json.dumps(body)})
     return {"id": entry.decode()}
+
+
+def _log_slow_collections(path: str) -> None:
+    started = [0.0]
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        took = (time.perf_counter() - started[0]) * 1000
+        if info["generation"] == 2 or took > 5:
+            with open(path, "a") as log:  # one short line: O_APPEND keeps the workers' lines whole
+                log.write(f"{time.time():.3f} {os.getpid()} {info['generation']} {took:.2f}\n")
+
+    gc.callbacks.append(callback)
+
+
+if os.environ.get("BENCH_GC_LOG"):
+    _log_slow_collections(os.environ["BENCH_GC_LOG"])

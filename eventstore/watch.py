@@ -231,4 +231,3 @@ class BlockingReader:
     def close(self) -> None:
         if not self.cluster:
             self.client.close()  # gives the held connection back to the pool
-

@@ -1,4 +1,5 @@
-"""`python -m bench --short` runs end to end (a smoke test: no thresholds, noise must not fail CI)."""
+"""`python -m bench --short` runs end to end (a smoke test: no timing thresholds, noise must not fail CI;
+but the streams phase must lose no event and fail no request, which is correctness, not speed)."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,7 @@ def test_short_benchmark_writes_every_figure(tmp_path):
     result = subprocess.run([sys.executable, "-m", "bench", "--short", "--duration", "3", "--bot-samples", "20",
                              "--out", str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "[7/7]" in result.stderr  # the progress indicator went through every phase
+    assert "[8/8]" in result.stderr  # the progress indicator went through every phase
     [path] = list(tmp_path.glob("*.json"))
     figures = json.loads(path.read_text())
     for key in ("baseline_a", "baseline_b", "moves"):
@@ -28,3 +29,28 @@ def test_short_benchmark_writes_every_figure(tmp_path):
     assert figures["bot_latency"]["samples"] == 20
     assert set(figures["memory"]) == {"scharfe-schoten", "schafkopf", "scharwenzel"}
     assert set(figures["targets"]) and "moves / B" in result.stdout
+
+    streams = figures["streams"]
+    config = streams["config"]
+    for run in ("run_a", "run_b"):
+        assert streams[run]["moves"] > 0 and streams[run]["health_probes"] > 0
+        for figure in ("moves_per_s", "move_p50_ms", "move_p95_ms", "move_p99_ms", "health_p50_ms", "health_p99_ms"):
+            assert streams[run][figure] > 0, (run, figure)
+        assert streams[run]["games_finished"] == 0  # 12 rounds: no game ends during the phase
+    assert streams["ratios"]["move_p99_b_over_a"] > 0 and streams["ratios"]["health_p99_b_over_a"] > 0
+    assert streams["connected"] == {"sse": config["sse"], "polls": config["polls"], "slow": config["slow"],
+                                    "open_s": streams["connected"]["open_s"], "failures": {}}
+    assert streams["failures"] == {}, streams["failures"]  # players, prober and subscribers, per kind
+    for kind in ("sse", "poll"):
+        delivery = streams["delivery"][kind]
+        assert delivery["events"] > 0 and delivery["unmatched"] == 0
+        assert delivery["latency_p50_ms"] is not None and delivery["latency_p99_ms"] is not None
+    verification = streams["verification"]
+    assert verification["subscribers"] == verification["complete"] == config["sse"] + config["polls"]
+    assert verification["violations"] == 0 and verification["events_missing"] == 0
+    assert verification["events_received"] == verification["events_expected"] > 0
+    assert verification["sse_json_sampled"] > 0 and verification["sse_json_seq_mismatches"] == 0
+    assert streams["all_delivered_in_order"]
+    assert figures["targets"]["streams_no_failures"] and figures["targets"]["streams_all_delivered_in_order"]
+    assert {"streams_move_p99<=2x", "streams_health_p99<=2x"} <= set(figures["targets"])
+    assert "streams verification" in result.stdout
