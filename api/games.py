@@ -35,7 +35,7 @@ def create_game():
     limit_writes()
     body = validate(_instance(CreateGameSchema), json_body())
     outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
-                                       body.get("seats"), body.get("preset_deals"))
+                                       body.get("seats"), body.get("preset_deals"), body.get("limits"))
     return game_response(summary(outcome.loaded), outcome.loaded.seq, 201,
                          {"Location": f"/v1/games/{outcome.game_id}"})
 

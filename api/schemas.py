@@ -20,6 +20,7 @@ class CreateGameSchema(_Strict):
     rules = fields.Dict(keys=fields.String(), load_default=dict)
     seats = fields.List(fields.Nested(SeatSchema), validate=validate.Length(min=1, max=16))
     preset_deals = fields.List(fields.Dict(keys=fields.String()), validate=validate.Length(max=64))
+    limits = fields.Dict(keys=fields.String())  # checked by the table, which names each bad field
 
 
 class TakeSeatSchema(_Strict):

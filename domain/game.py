@@ -12,6 +12,7 @@ A game is a set of pure functions over its own immutable state::
     view(state, seat | None) -> dict                    None = spectator
     is_finished(state) -> bool
     scores(state) -> dict                               public totals and ranking
+    deal_ceiling(setup) -> int                          the most deals a game may take
 
 Commands and event data are plain JSON-shaped dicts so that a command a client
 posts, a command in ``legal``, and a command a bot picks are the same object.
@@ -86,6 +87,12 @@ class Game(ABC):
     def scores(self, state: Any) -> dict:
         """Public standings: at least ``totals`` (one number per seat) and,
         once finished, ``ranking`` (places per seat, 1 = best, ties share)."""
+
+    @abstractmethod
+    def deal_ceiling(self, setup: Setup) -> int:
+        """The most deals, thrown-in ones included, that a game of these rules is dealt before
+        the table cuts it short. Generous: a game played by its rules stays far below it; it
+        exists so that a game whose deals never count (everyone always passes) still ends."""
 
 
 def rank_places(totals: list[int | float], higher_is_better: bool = True) -> list[int]:

@@ -1,10 +1,20 @@
 """The table: seats, start, fair deals and the seed reveal, around any game.
 
 The table is itself a decider. It owns the events every game shares
-(``GameCreated``, ``SeatTaken``, ``GameStarted``, ``SeedRevealed``) and
-delegates everything in between to the game's decider. The command handler
-talks only to the table, so all games get the lobby, verifiable deals and the
-end-of-game reveal the same way.
+(``GameCreated``, ``SeatTaken``, ``GameStarted``, ``GameCutShort``,
+``SeedRevealed``) and delegates everything in between to the game's decider.
+The command handler talks only to the table, so all games get the lobby,
+verifiable deals, the ceilings and the end-of-game reveal the same way.
+
+**Every game ends.** A game's rules may let it run for ever (in Schafkopf,
+thrown-in deals that do not count while everyone passes), so each game has
+ceilings, recorded in ``GameCreated.limits``: at most ``max_deals`` deals,
+thrown-in ones included, and ``max_events`` events. When deal number
+``max_deals + 1`` would be dealt, or a command's events reach ``max_events``,
+the table ends the game with ``GameCutShort`` naming the ceiling and reveals
+the seed; the standings are those of the deals settled so far, ranked by
+their totals. A game may end
+a few events past ``max_events`` (the last command's events, then these two).
 """
 from __future__ import annotations
 
@@ -14,14 +24,55 @@ from typing import Any, Mapping
 
 from . import errors
 from .event import Event, nobody
-from .game import Game, Setup
+from .game import Game, Setup, rank_places
 from .shuffle import deal_key, keyed_shuffle, seed_commitment
 
-TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "SeedRevealed"}
+TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed"}
 FINAL_EVENT = "SeedRevealed"  # every game's last event: after it the game is finished and all is public
-SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal"}
+SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal", "end_game"}
 ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{0,64}$")
 BOT_KINDS = ("random",)
+# Ceilings a game may be given (GameCreated.limits). The default max_events is
+# EVENTS_PER_DEAL per deal of the deal ceiling (the games take 55-95 a deal),
+# at most MAX_EVENTS: about 20 MB of Redis for the largest game.
+MAX_DEALS = 5_000
+MAX_EVENTS = 100_000
+EVENTS_PER_DEAL = 150
+LIMIT_NAMES = ("max_deals", "max_events")
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_deals: int
+    max_events: int
+
+    def to_json(self) -> dict:
+        return {"max_deals": self.max_deals, "max_events": self.max_events}
+
+
+def default_limits(game: Game, setup: Setup) -> Limits:
+    max_deals = min(game.deal_ceiling(setup), MAX_DEALS)
+    return Limits(max_deals, min(EVENTS_PER_DEAL * max_deals + 100, MAX_EVENTS))
+
+
+def validate_limits(raw: Any, defaults: Limits) -> Limits:
+    """The creator's ceilings, each 1..the hard maximum; an omitted one takes its default."""
+    if raw is None:
+        return defaults
+    if not isinstance(raw, Mapping):
+        raise errors.InvalidSetup({"limits": ["must be an object with max_deals and/or max_events"]})
+    problems: dict[str, list[str]] = {}
+    for key in sorted(set(raw) - set(LIMIT_NAMES)):
+        problems.setdefault("limits", []).append(f"unknown limit {key!r}; one of {list(LIMIT_NAMES)}")
+    values = defaults.to_json()
+    for name, most in (("max_deals", MAX_DEALS), ("max_events", MAX_EVENTS)):
+        value = raw.get(name, values[name])
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
+            problems[f"limits.{name}"] = [f"must be a whole number 1..{most}"]
+        values[name] = value
+    if problems:
+        raise errors.InvalidSetup(problems)
+    return Limits(**values)
 
 
 @dataclass(frozen=True)
@@ -47,6 +98,9 @@ class TableState:
     seed_sha256: str = ""
     seed: str | None = None  # hex, once revealed
     inner: Any = None  # the game's own state once started
+    limits: Limits | None = None
+    events: int = 0  # events folded so far (the seq of the last one)
+    cut_short: str | None = None  # the ceiling that ended the game, if one did
 
     @property
     def players(self) -> int:
@@ -65,7 +119,7 @@ class Table:
 
     # -- creation ---------------------------------------------------------
     def create(self, game_name: str, players: Any, rules: Any, seats: Any,
-               preset_deals: Any, seed_sha256: str) -> list[Event]:
+               preset_deals: Any, seed_sha256: str, limits: Any = None) -> list[Event]:
         """Validate a new game and return its first events (raises InvalidSetup)."""
         game = self.games.get(game_name)
         if game is None:
@@ -74,6 +128,7 @@ class Table:
             raise errors.InvalidSetup({"players": [f"{game.title} is played by {' or '.join(map(str, game.player_counts))} players"]})
         seat_list = self._validate_seats(players, seats)
         setup = game.setup(players, rules or {}, preset_deals)
+        ceilings = validate_limits(limits, default_limits(game, setup))
         data = {
             "game": game.name,
             "players": players,
@@ -82,9 +137,11 @@ class Table:
             "seed_sha256": seed_sha256,
             "preset": bool(setup.preset_deals),
             "preset_deals": [dict(p) for p in setup.preset_deals],
+            "limits": ceilings.to_json(),
         }
         # The preset deals hold every hand: only their existence is public.
-        created = Event("GameCreated", data, nobody("game", "players", "rules", "seats", "seed_sha256", "preset"))
+        created = Event("GameCreated", data, nobody("game", "players", "rules", "seats", "seed_sha256", "preset",
+                                                    "limits"))
         events = [created]
         state = self.evolve(TableState(), created)
         for number, seat in enumerate(seat_list):
@@ -128,7 +185,9 @@ class Table:
             return self._take_seat(state, command)
         if kind == "reveal_seed":
             return self._reveal_seed(state, command)
-        if state.status == "finished":
+        if kind == "end_game":
+            return self._end_game(state, command)
+        if state.status == "finished" or state.cut_short:
             raise errors.GameFinished("the game has finished")
         if state.status != "active":
             raise errors.GameNotStarted("the game starts when every seat is taken")
@@ -148,8 +207,26 @@ class Table:
             events.append(Event("GameStarted", {}))
         return events
 
+    def _end_game(self, state: TableState, command: Mapping[str, Any]) -> list[Event]:
+        reason = command.get("reason")
+        if state.status != "active" or state.cut_short or reason != self._ceiling_reached(state):
+            raise errors.WrongPhase("a game is cut short only when it reaches one of its limits")
+        limit = getattr(state.limits, reason)
+        return [Event("GameCutShort", {"reason": reason, "limit": limit, "events": state.events})]
+
+    def _ceiling_reached(self, state: TableState) -> str | None:
+        """The ceiling that ends the game now, if any (checked between commands)."""
+        if state.limits is None or state.game.is_finished(state.inner):
+            return None
+        if state.events >= state.limits.max_events:
+            return "max_events"
+        request = state.game.pending_deal(state.inner)
+        if request is not None and request.index >= state.limits.max_deals:
+            return "max_deals"
+        return None
+
     def _reveal_seed(self, state: TableState, command: Mapping[str, Any]) -> list[Event]:
-        if state.status != "active" or not state.game.is_finished(state.inner):
+        if state.status != "active" or not (state.game.is_finished(state.inner) or state.cut_short):
             raise errors.WrongPhase("the seed is revealed when the game has finished")
         seed = command.get("seed", "")
         if seed_commitment(bytes.fromhex(seed)) != state.seed_sha256:
@@ -163,18 +240,23 @@ class Table:
             game = self.games[data["game"]]
             setup = Setup(data["players"], data["rules"], tuple(data.get("preset_deals") or ()))
             seats = tuple(Seat(s["kind"], s.get("bot")) for s in data["seats"])
+            # Games created before ceilings existed take today's defaults.
+            limits = Limits(**data["limits"]) if "limits" in data else default_limits(game, setup)
             return TableState(game=game, setup=setup, seats=seats, status="waiting",
-                              seed_sha256=data["seed_sha256"])
+                              seed_sha256=data["seed_sha256"], limits=limits, events=1)
+        count = state.events + 1
         if kind == "SeatTaken":
             seats = list(state.seats)
             seats[event.data["seat"]] = replace(seats[event.data["seat"]], taken=True,
                                                 entropy=event.data.get("entropy", ""))
-            return replace(state, seats=tuple(seats))
+            return replace(state, seats=tuple(seats), events=count)
         if kind == "GameStarted":
-            return replace(state, status="active", inner=state.game.initial_state(state.setup))
+            return replace(state, status="active", inner=state.game.initial_state(state.setup), events=count)
+        if kind == "GameCutShort":
+            return replace(state, cut_short=event.data["reason"], events=count)
         if kind == "SeedRevealed":
-            return replace(state, status="finished", seed=event.data["seed"])
-        return replace(state, inner=state.game.evolve(state.inner, event))
+            return replace(state, status="finished", seed=event.data["seed"], events=count)
+        return replace(state, inner=state.game.evolve(state.inner, event), events=count)
 
     def fold(self, state: TableState, events) -> TableState:
         for event in events:
@@ -186,14 +268,18 @@ class Table:
         """Whether a deal or the seed reveal is due (the handler then fetches the seed)."""
         if state.status != "active":
             return False
-        return state.game.is_finished(state.inner) or state.game.pending_deal(state.inner) is not None
+        return (state.game.is_finished(state.inner) or state.cut_short is not None
+                or state.game.pending_deal(state.inner) is not None or self._ceiling_reached(state) is not None)
 
     def system_command(self, state: TableState, seed_hex: str | None) -> dict | None:
         """The command the system must issue now (a deal, the seed reveal), if any."""
         if state.status != "active":
             return None
-        if state.game.is_finished(state.inner):
+        if state.game.is_finished(state.inner) or state.cut_short:
             return {"type": "reveal_seed", "seed": seed_hex} if seed_hex else None
+        ceiling = self._ceiling_reached(state)
+        if ceiling:
+            return {"type": "end_game", "reason": ceiling}
         request = state.game.pending_deal(state.inner)
         if request is None:
             return None
@@ -206,12 +292,12 @@ class Table:
 
     # -- reading ----------------------------------------------------------
     def to_act(self, state: TableState) -> frozenset[int]:
-        if state.status != "active":
+        if state.status != "active" or state.cut_short:
             return frozenset()
         return state.game.to_act(state.inner)
 
     def legal_commands(self, state: TableState, seat: int) -> list[dict]:
-        if state.status != "active" or seat not in state.game.to_act(state.inner):
+        if state.status != "active" or state.cut_short or seat not in state.game.to_act(state.inner):
             return []
         return state.game.legal_commands(state.inner, seat)
 
@@ -227,9 +313,14 @@ class Table:
             "rules": dict(state.setup.rules),
             "seed_sha256": state.seed_sha256,
             "to_act": sorted(self.to_act(state)),
+            "limits": state.limits.to_json(),
+            "cut_short": state.cut_short,
         }
         if state.inner is not None:
             out["scores"] = state.game.scores(state.inner)
+            if state.cut_short and "ranking" not in out["scores"]:
+                # Every game ranks by its totals, higher first; a cut game by the totals it reached.
+                out["scores"]["ranking"] = rank_places(out["scores"]["totals"])
         if state.seed is not None:
             out["seed"] = state.seed
         return out

@@ -151,10 +151,12 @@ class CommandHandler:
             self._cache.pop(game_id, None)
 
     # -- creating ------------------------------------------------------------
-    def create(self, game: str, players: int, rules: Any, seats: Any, preset_deals: Any) -> Outcome:
+    def create(self, game: str, players: int, rules: Any, seats: Any, preset_deals: Any,
+               limits: Any = None) -> Outcome:
         """Validate and create a game; raises ``domain.errors.InvalidSetup``."""
         seed_hex = secrets.token_bytes(32).hex()
-        events = self.table.create(game, players, rules, seats, preset_deals, seed_commitment(bytes.fromhex(seed_hex)))
+        events = self.table.create(game, players, rules, seats, preset_deals, seed_commitment(bytes.fromhex(seed_hex)),
+                                   limits)
         state = self.table.fold(TableState(), events)
         batch = [(e, "system") for e in events]
         batch += self._system_events(state, seed_hex)

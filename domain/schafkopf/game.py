@@ -239,6 +239,10 @@ class Schafkopf(Game):
         out["scores"] = self.scores(state)
         return out
 
+    def deal_ceiling(self, setup: Setup) -> int:
+        # Thrown-in deals (which may not count) and Schieberrunden come on top of ``deals``.
+        return 4 * setup.rules["deals"] + 16
+
     def is_finished(self, state: State) -> bool:
         return state.phase == FINISHED
 

@@ -18,6 +18,10 @@ from .tariffs import (DEFAULT_TARIFFS, FLAT, PRICED, TOURNAMENT_TARIFFS, Tariff,
                       copy_tariffs, merge_tariffs)
 
 ALL_PASS_OPTIONS = ("redeal", "redeal_double", "stock", "stock_double", "muss", "ramsch")
+THROWN_IN = ("redeal", "redeal_double", "stock", "stock_double")  # the all-pass options that play no deal
+# Game types a hand can name only when it holds particular cards (a Sie: all four Obers and
+# Unters, about one deal in 40,000); every other one any hand may name.
+RARE_HANDS = frozenset({"sie"})
 MAX_DEALS = 400
 
 # name -> (default, allowed values); ints are given as a range.
@@ -174,6 +178,14 @@ def _check_combinations(out: dict[str, Any], problems: dict[str, list[str]]) -> 
         problems.setdefault("rules.renonce", []).append(
             "As-Renonce calls a Rufspiel: rules.allowed_games must include 'rufspiel'")
     allowed = out["allowed_games"] if isinstance(out["allowed_games"], list) else []
+    if out["thrown_in_counts"] is False and out["all_pass"] in THROWN_IN and allowed and set(allowed) <= RARE_HANDS:
+        # Nearly every deal would be thrown in and none would count: the game could never end.
+        message = ("with thrown-in deals not counting, some game must be playable by any hand: "
+                   "rules.allowed_games has only " + ", ".join(repr(g) for g in allowed)
+                   + "; allow another game, count thrown-in deals, or choose an all-pass rule that "
+                   "plays the deal ('ramsch', or 'muss' with a Rufspiel)")
+        for name in ("rules.thrown_in_counts", "rules.all_pass", "rules.allowed_games"):
+            problems.setdefault(name, []).append(message)
     if out["auction"] is True and not any(game in BAND for game in allowed):
         problems.setdefault("rules.auction", []).append(
             "the auction is for the games between Bettel and the Touts: rules.allowed_games must include "

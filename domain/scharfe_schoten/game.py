@@ -265,6 +265,9 @@ class ScharfeSchoten(Game):
     def view(self, state: State, seat: int | None) -> dict:
         return game_view(state, seat, self.to_act(state))
 
+    def deal_ceiling(self, setup: Setup) -> int:
+        return 2 * setup.rules["rounds"]  # every deal counts: the game takes exactly ``rounds``
+
     def is_finished(self, state: State) -> bool:
         return state.phase == "finished"
 

@@ -288,6 +288,11 @@ class Scharwenzel(Game):
         out["to_act"] = sorted(self.to_act(state))
         return out
 
+    def deal_ceiling(self, setup: Setup) -> int:
+        # By threads, a deal may score little: 40 deals a thread is far more than any game took.
+        deals, threads = setup.rules["deals"], setup.rules["threads"]
+        return 4 * deals + 16 if deals is not None else 40 * threads + 16
+
     def is_finished(self, state: State) -> bool:
         return state.finished
 

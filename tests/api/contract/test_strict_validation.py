@@ -34,9 +34,10 @@ _VALIDATORS: dict[str, OAS30Validator] = {}
 # What the games below must have shown (filled by the game tests, checked by the coverage test).
 SEEN: dict[str, dict[str, set]] = {}
 WALKED: set[str] = set()
-GAME_TESTS = 11  # the game tests (with their parameters) that the coverage test needs
-# Phases a client never sees: the system deals in the same request that makes a deal due.
-UNOBSERVABLE_PHASES = {"dealing"}
+GAME_TESTS = 14  # the game tests (with their parameters) that the coverage test needs
+# Phases a client never sees. None: "dealing" (the system deals in the same request that makes a
+# deal due) shows in a game cut short at its deal ceiling, between its last deal and the next.
+UNOBSERVABLE_PHASES: set[str] = set()
 
 
 def _escape(part: str) -> str:
@@ -95,12 +96,15 @@ PAGE = 200  # events per page (below the server's 500, so long games page)
 class Walk:
     """One game with human seats only, every response validated."""
 
-    def __init__(self, request, client, game: str, players: int, rules: dict, preset_deals: list | None = None):
+    def __init__(self, request, client, game: str, players: int, rules: dict, preset_deals: list | None = None,
+                 limits: dict | None = None):
         WALKED.add(request.node.name)
         self.client, self.game, self.players = client, game, players
         body = {"game": game, "players": players, "rules": rules, "seats": [{"kind": "human"}] * players}
         if preset_deals is not None:
             body["preset_deals"] = preset_deals
+        if limits is not None:
+            body["limits"] = limits
         schema_validator("CreateGame").validate(body)
         created = check(client.post("/v1/games", json=body), "/v1/games", "post", 201)
         self.id = created["id"]
@@ -322,6 +326,22 @@ def test_scharwenzel_conforms_strictly(request, client, players, rules):
     walk = Walk(request, client, "scharwenzel", players, rules)
     walk.play(_scharwenzel_choice)
     walk.finish()
+
+
+# --------------------------------------------------------------------------- every game, cut short
+
+
+@pytest.mark.parametrize("game,players,rules", [
+    ("scharfe-schoten", 3, {"rounds": 3}), ("schafkopf", 4, {"deals": 3}), ("scharwenzel", 4, {"deals": 3}),
+])
+def test_a_game_cut_short_at_its_deal_ceiling_conforms_strictly(request, client, game, players, rules):
+    choose = {"scharfe-schoten": first_legal, "schafkopf": _schafkopf_player, "scharwenzel": _scharwenzel_choice}
+    walk = Walk(request, client, game, players, rules, limits={"max_deals": 1})
+    final = walk.play(choose[game])
+    assert final["cut_short"] == "max_deals" and final["limits"]["max_deals"] == 1
+    events = walk.finish()
+    assert [e["type"] for e in events if e["type"] in ("GameCutShort", "SeedRevealed")][:2] == [
+        "GameCutShort", "SeedRevealed"]
 
 
 # --------------------------------------------------------------------------- the unions against the code
