@@ -1,9 +1,9 @@
 """Schafkopf commands (shapes only; the decider judges).
 
 announce, name_game, withdraw, play; with the house rules also doppeln
-(``rules.doppeln``), stoss (``rules.stoss`` > 0), hochzeit and give_card
-(``rules.hochzeit``), bid and pass (``rules.auction``), schieber and push
-(``rules.schieberrunde``).
+(``rules.doppeln``), stoss (``rules.stoss`` > 0), give_card and the
+announce intent ``hochzeit`` (``rules.hochzeit``), bid and pass
+(``rules.auction``), schieber and push (``rules.schieberrunde``).
 """
 from marshmallow import fields, validate
 
@@ -16,8 +16,9 @@ CARD = validate.Regexp(r"^[EGHS](A|10|K|O|U|9|8|7)$")
 
 
 class AnnounceSchema(CommandSchema):
-    # "pass" = "Weiter"; "play" = "Ich spiele" (or "Ich spiele auch" after another).
-    intent = fields.String(required=True, validate=validate.OneOf(["pass", "play"]))
+    # "pass" = "Weiter"; "play" = "Ich spiele" (or "Ich spiele auch" after another);
+    # "hochzeit" = "Ich biete eine Hochzeit an" (rules.hochzeit, holding exactly one trump).
+    intent = fields.String(required=True, validate=validate.OneOf(["pass", "play", "hochzeit"]))
 
 
 class NameGameSchema(CommandSchema):
@@ -37,11 +38,6 @@ class PlaySchema(CommandSchema):
 class DoppelnSchema(CommandSchema):
     # true = "Ich dopple", false = "Weiter" (after the first half of the cards).
     double = StrictBoolean(required=True)
-
-
-class HochzeitSchema(CommandSchema):
-    # true = "Ich biete eine Hochzeit an" (holding exactly one trump), false = "Weiter".
-    offer = StrictBoolean(required=True)
 
 
 class GiveCardSchema(CommandSchema):
@@ -81,7 +77,6 @@ COMMANDS = {
     "play": PlaySchema,
     "doppeln": DoppelnSchema,
     "stoss": StossSchema,
-    "hochzeit": HochzeitSchema,
     "give_card": GiveCardSchema,
     "bid": BidSchema,
     "pass": PassSchema,

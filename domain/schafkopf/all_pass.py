@@ -10,25 +10,25 @@
   (with As-Renonce if he is blocked); no Stoß.
 * ``ramsch`` — a Ramsch is played (``ramsch.py``).
 
-With ``renonce: true``, first every blocked player (in speaking order) may
-name a Rufspiel with As-Renonce; only if all decline does ``all_pass`` apply.
+With ``renonce: true``, first the Renonce round: every seat in speaking order
+is asked, and a blocked one may name a Rufspiel with As-Renonce; only if all
+decline does ``all_pass`` apply. Every seat is asked, blocked or not, and
+the round is held even when nobody is blocked: asking only the blocked seats
+(or skipping the round) would tell everybody who holds a suit card without
+its Ace. A "Weiter" there reads the same whatever the hand.
 """
 from __future__ import annotations
 
 from ..event import Event
 from ..trick import seats_from
 from .cards import PLAYERS
-from .game_types import is_blocked
 from .state import State
 
 
 def all_passed(state: State) -> list[Event]:
     config = state.config
     if config.renonce and "rufspiel" in config.allowed_games:
-        order = seats_from((state.dealer + 1) % PLAYERS, PLAYERS)
-        blocked = [seat for seat in order if is_blocked(state.hands[seat])]
-        if blocked:
-            return [Event("RenonceRound", {"seats": blocked})]
+        return [Event("RenonceRound", {"seats": seats_from((state.dealer + 1) % PLAYERS, PLAYERS)})]
     return apply_option(state)
 
 

@@ -3,7 +3,11 @@
 Round one, starting left of the dealer, every seat says ``pass`` ("Weiter")
 or ``play`` ("Ich spiele"; after an earlier ``play`` the same wish reads "Ich
 spiele auch" and promises a game above the Rufspiel, because a second
-Rufspiel could never win).
+Rufspiel could never win). With ``rules.hochzeit`` a seat holding exactly
+one trump may instead offer a Hochzeit (``hochzeit``, see ``hochzeit.py``):
+the offer is one more answer to the question every seat is asked anyway, so
+a "Weiter" looks the same whatever the hand. The offer comes before the
+announcement, so it starts the round again from Vorhand.
 
 Round two, the naming round, asks only the seats that said ``play``, in the
 same order. Each names a game that beats the standing highest, or withdraws
@@ -15,9 +19,10 @@ highest game is declared. Nobody saying ``play``: see ``all_pass``.
 
 After all passed, the naming round may run in a *mode*: ``muss`` (the
 Eichel-Ober holder alone, who must name a Rufspiel, with As-Renonce if
-blocked) or ``renonce`` (the blocked players, who may name a Rufspiel with
-As-Renonce or withdraw; the first to name plays it). In a Schieberrunde the
-mode is ``schieber``: the seat that plays names the suit of his Solo.
+blocked) or ``renonce`` (every seat, of which the blocked ones may name a
+Rufspiel with As-Renonce, and all may withdraw; the first to name plays it).
+In a Schieberrunde the mode is ``schieber``: the seat that plays names the
+suit of his Solo.
 
 With ``rules.auction`` the band games (Solo ... Farbgeier) tie in the naming
 round and an auction decides between them (``auction.py``).
@@ -31,14 +36,15 @@ from ..event import Event
 from ..trick import seats_from
 from . import auction
 from .cards import PLAYERS, SUITS
-from .all_pass import apply_option
+from .all_pass import all_passed, apply_option
 from .evolve import evolve
-from .hochzeit import may_marry
-from .game_types import (CALLABLE_SUITS, GAME_TYPES, SUITED, beats, callable_suits, contracts_for, outranks,
-                         renonce_calls)
+from .hochzeit import decide_offer, may_marry, may_offer
+from .game_types import (CALLABLE_SUITS, GAME_TYPES, SUITED, beats, callable_suits, contracts_for, is_blocked,
+                         outranks, renonce_calls)
 from .state import State
 
 CALLS = {"pass": "Weiter", "play": "Ich spiele", "play_too": "Ich spiele auch"}
+INTENTS = ("pass", "play", "hochzeit")
 
 
 def speaking_order(state: State) -> list[int]:
@@ -72,19 +78,27 @@ def announce_commands(state: State, seat: int) -> list[dict]:
     out = [{"type": "announce", "intent": "pass"}]
     if can_play(state, seat):
         out.append({"type": "announce", "intent": "play"})
+    if may_offer(state, seat):
+        out.append({"type": "announce", "intent": "hochzeit"})
     return out
 
 
 def decide_announce(state: State, seat: int, command: Mapping) -> list[Event]:
     intent = command.get("intent")
-    if intent not in ("pass", "play"):
-        raise errors.InvalidCommand("intent must be 'pass' or 'play'")
+    if intent not in INTENTS:
+        raise errors.InvalidCommand(f"intent must be one of {list(INTENTS)}")
+    if intent == "hochzeit":
+        return decide_offer(state, seat)
     if intent == "play" and not can_play(state, seat):
         if _someone_plays(state):
             raise errors.IllegalChoice("after an earlier 'Ich spiele' only a game above the Rufspiel can win")
         raise errors.IllegalChoice("no game this table allows can be named with this hand (blocked)")
     call = CALLS["play_too" if intent == "play" and _someone_plays(state) else intent]
-    return [Event("AnnouncementMade", {"seat": seat, "intent": intent, "call": call})]
+    events = [Event("AnnouncementMade", {"seat": seat, "intent": intent, "call": call})]
+    intents = [said for _, said in state.announcements] + [intent]
+    if len(intents) == PLAYERS and "play" not in intents:
+        events += all_passed(state)
+    return events
 
 
 def called_card(hand, game: str, suit: str | None) -> tuple[str | None, bool]:
@@ -98,8 +112,10 @@ def called_card(hand, game: str, suit: str | None) -> tuple[str | None, bool]:
 
 def nameable(state: State, seat: int) -> list[tuple[str, str | None]]:
     hand = state.hands[seat]
-    if state.mode == "renonce":
-        return [] if state.best is not None else [("rufspiel", s) for s, _ in renonce_calls(hand)]
+    if state.mode == "renonce":  # every seat is asked; only a blocked one may name
+        if state.best is not None or not is_blocked(hand):
+            return []
+        return [("rufspiel", s) for s, _ in renonce_calls(hand)]
     if state.mode == "muss":
         suits = callable_suits(hand) or [s for s, _ in renonce_calls(hand)]
         return [("rufspiel", s) for s in suits]
@@ -155,6 +171,9 @@ def decide_name(state: State, seat: int, command: Mapping) -> list[Event]:
     if game not in state.config.allowed_games:
         raise errors.IllegalChoice(f"{game} is not played at this table")
     if (game, suit) not in nameable(state, seat):
+        if state.mode == "renonce":
+            raise errors.IllegalChoice("in the Renonce round only a blocked player may name a Rufspiel "
+                                       "(with As-Renonce), or withdraw")
         if game == "rufspiel" and suit not in CALLABLE_SUITS:
             raise errors.IllegalChoice("only the Ace of Eichel, Gras or Schellen can be called")
         if game == "rufspiel":

@@ -8,11 +8,10 @@ from ..trick import Trick, remove_card
 from . import settlement
 from .cards import PLAYERS
 from .play import leads_called_suit
-from . import hochzeit
-from .state import (ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, HOCHZEIT, NAMING, PLAY, PUSH,
-                    SCHIEBER, WIN, Contract, State)
+from .state import (ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, NAMING, PLAY, PUSH, SCHIEBER, WIN,
+                    Contract, State)
 
-FRESH_DEAL = dict(held=(), doppeln=(), hochzeit_spoken=(), hochzeit=None, swap=None, announcements=(),
+FRESH_DEAL = dict(held=(), doppeln=(), hochzeit=None, swap=None, announcements=(),
                   namers=(), naming=(), best=None, mode=None, target=WIN, holder=None, bidders=(), bids=(),
                   schieber=False, schieber_calls=(), pushes=(),
                   contract=None, partner=None, partner_revealed=False, called_suit_led=False,
@@ -30,8 +29,8 @@ def evolve(state: State, event: Event) -> State:
 
 
 def _picked_up(state: State) -> State:
-    """With the whole hand picked up: the Hochzeit offers (if any), else the announcement."""
-    return replace(state, phase=HOCHZEIT if hochzeit.opens(state) else ANNOUNCE)
+    """With the whole hand picked up: the announcement (a Hochzeit is offered inside it)."""
+    return replace(state, phase=ANNOUNCE)
 
 
 def _dealt(state: State, data: dict) -> State:
@@ -91,10 +90,15 @@ def _second_half(state: State, data: dict) -> State:
     return _picked_up(replace(state, hands=hands, dealt=hands, held=()))
 
 
+def _hochzeit_offered(state: State, data: dict) -> State:
+    """The offer comes before the announcement: what was said so far is void, Vorhand speaks again."""
+    return replace(state, hochzeit=data["seat"], announcements=())
+
+
 def _hochzeit_spoken(state: State, data: dict) -> State:
-    state = replace(state, hochzeit_spoken=state.hochzeit_spoken + (data["seat"],),
-                    hochzeit=data["seat"] if data["offer"] else state.hochzeit)
-    return replace(state, phase=ANNOUNCE) if data["last"] else state
+    """Stored games from before the offer moved into the announcement (no longer decided): their
+    ``HochzeitSpoken`` all came before the first announcement, so only the offer itself matters."""
+    return replace(state, hochzeit=data["seat"]) if data["offer"] else state
 
 
 def _swap(hands, giver: int, receiver: int, card: str, trump: str):
@@ -226,6 +230,7 @@ HANDLERS = {
     "SecondHalfHeld": _held,
     "DoppelnDeclared": _doppeln,
     "SecondHalfDealt": _second_half,
+    "HochzeitOffered": _hochzeit_offered,
     "HochzeitSpoken": _hochzeit_spoken,
     "HochzeitCardGiven": _card_given,
     "AnnouncementMade": _announced,

@@ -17,7 +17,6 @@ from .. import errors
 from ..event import Event
 from ..game import DealRequest, Game, Setup, rank_places
 from . import announcement, auction, doppeln, hochzeit, schieberrunde, stoss
-from .all_pass import all_passed
 from .cards import DECK_SET, PLAYERS, points
 from .deal import SEAT_DECK, decide_deal, hands_from_deck  # noqa: F401  (re-exported)
 from .evolve import evolve as fold_event
@@ -26,12 +25,11 @@ from .play import legal_cards, trick_winner
 from .ramsch import settle_ramsch
 from .ruleset import config_from_rules, validate_presets, validate_rules
 from .settlement import settle, to_json as settlement_json
-from .state import (ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, HOCHZEIT, NAMING, PLAY, PUSH,
-                    SCHIEBER, State)
+from .state import ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, NAMING, PLAY, PUSH, SCHIEBER, State
 from .view import view as build_view
 
 # command type -> the phase that accepts it
-PHASE_OF = {"doppeln": DOPPELN, "hochzeit": HOCHZEIT, "give_card": EXCHANGE, "announce": ANNOUNCE,
+PHASE_OF = {"doppeln": DOPPELN, "give_card": EXCHANGE, "announce": ANNOUNCE,
             "name_game": NAMING, "withdraw": NAMING, "bid": AUCTION, "pass": AUCTION,
             "schieber": SCHIEBER, "push": PUSH,
             "stoss": PLAY, "play": PLAY}
@@ -84,16 +82,10 @@ class Schafkopf(Game):
     def _decide(self, state: State, actor: int, kind: str, command: Mapping[str, Any]) -> list[Event]:
         if kind == "doppeln":
             return doppeln.decide(state, actor, command)
-        if kind == "hochzeit":
-            return hochzeit.decide_offer(state, actor, command)
         if kind == "give_card":
             return hochzeit.decide_give(state, actor, command)
         if kind == "announce":
-            events = announcement.decide_announce(state, actor, command)
-            intents = [intent for _, intent in state.announcements] + [command["intent"]]
-            if len(intents) == PLAYERS and "play" not in intents:
-                events += all_passed(state)
-            return events
+            return announcement.decide_announce(state, actor, command)
         if kind == "name_game":
             return announcement.decide_name(state, actor, command)
         if kind == "withdraw":
@@ -191,8 +183,6 @@ class Schafkopf(Game):
     def to_act(self, state: State) -> frozenset[int]:
         if state.phase == DOPPELN:
             return frozenset({doppeln.speaker(state)})
-        if state.phase == HOCHZEIT:
-            return frozenset({hochzeit.speaker(state)})
         if state.phase == EXCHANGE:
             return frozenset({state.contract.declarer})
         if state.phase == ANNOUNCE:
@@ -214,8 +204,6 @@ class Schafkopf(Game):
             return []
         if state.phase == DOPPELN:
             return doppeln.commands()
-        if state.phase == HOCHZEIT:
-            return hochzeit.commands()
         if state.phase == EXCHANGE:
             return hochzeit.give_commands(state, seat)
         if state.phase == ANNOUNCE:

@@ -1,17 +1,32 @@
 """Hochzeit (house rule ``hochzeit``, rulebook "Marriage"): a partnership through one trump.
 
-Before the announcement, every player holding exactly one trump (Rufspiel
-trumps), in speaking order, may offer a marriage:
-``{"type": "hochzeit", "offer": true}`` (the trump is laid out face down;
-the first offer ends the offering) or ``false``. With an offer standing,
-any other player holding a non-trump card may, instead of calling an Ace,
-say "Ich spiele" and name ``{"type": "name_game", "game": "hochzeit"}``. It
-ranks like a Rufspiel (on equal rank the earlier seat wins). Declared, the
-marrying player (the game-maker) gives one of his non-trump cards face down
-(``{"type": "give_card", "card": ...}``) and takes the offered trump: the
-two are partners, known to all. Each sees only his own side of the swap.
-Priced with ``tariffs.hochzeit``; Laufende are counted from the hands after
-the swap.
+The rulebook: "Before the announcement phase, a player who holds only a
+single trump may lay it out [...] and say: 'I offer a marriage.' The other
+three players then have the additional option, instead of calling an Ace, to
+marry [...] A player who has no non-trump card to give up may not marry. The
+Hochzeit has no precedence over a normal Rufspiel."
+
+As built, nothing in the public record tells who *could* have offered:
+
+* **The offer is an intent of the announcement** that every seat makes
+  anyway: ``{"type": "announce", "intent": "hochzeit"}``, legal only for a
+  seat holding exactly one trump (Rufspiel trumps) while no offer stands. A
+  seat that could offer but says "Weiter" makes the same ``AnnouncementMade``
+  as every other "Weiter". (Asking only the seats with one trump, in a phase
+  of their own, told everybody who held exactly one trump.)
+* **The offer comes before the announcement**: ``HochzeitOffered`` (public,
+  the trump laid out face down: which card stays private) voids what was
+  announced so far and the announcement begins again from Vorhand with the
+  offer standing, so each of the other three has the marrying option. One
+  offer per deal.
+* **Marrying**: a seat with a non-trump card says "Ich spiele" and names
+  ``{"type": "name_game", "game": "hochzeit"}``. It ranks like a Rufspiel (on
+  equal rank the earlier seat wins). Declared, the marrying player (the
+  game-maker) gives one of his non-trump cards face down (``{"type":
+  "give_card", "card": ...}``) and takes the offered trump: the two are
+  partners, known to all. Each sees only his own side of the swap. Priced
+  with ``tariffs.hochzeit``; Laufende are counted from the hands after the
+  swap.
 """
 from __future__ import annotations
 
@@ -19,44 +34,31 @@ from typing import Mapping
 
 from .. import errors
 from ..event import Event, only_seat
-from ..trick import seats_from
-from .cards import PLAYERS
 from .game_types import order
 from .state import State
 
 TRUMPS = frozenset(order("hochzeit", None).trumps)
+CALL = "Ich biete eine Hochzeit an"
 
 
 def trumps_in(hand) -> list[str]:
     return [card for card in hand if card in TRUMPS]
 
 
-def offerers(state: State) -> list[int]:
-    """Seats that may offer, in speaking order (exactly one trump)."""
-    return [seat for seat in seats_from((state.dealer + 1) % PLAYERS, PLAYERS)
-            if len(trumps_in(state.hands[seat])) == 1]
+def may_offer(state: State, seat: int) -> bool:
+    """May ``seat`` offer now? Private: only the seat's own legal commands depend on it."""
+    return (state.config.hochzeit and state.hochzeit is None
+            and len(trumps_in(state.hands[seat])) == 1)
 
 
-def opens(state: State) -> bool:
-    return state.config.hochzeit and bool(offerers(state))
-
-
-def speaker(state: State) -> int:
-    return offerers(state)[len(state.hochzeit_spoken)]
-
-
-def commands() -> list[dict]:
-    return [{"type": "hochzeit", "offer": True}, {"type": "hochzeit", "offer": False}]
-
-
-def decide_offer(state: State, seat: int, command: Mapping) -> list[Event]:
-    offer = command.get("offer")
-    if not isinstance(offer, bool):
-        raise errors.InvalidCommand("offer must be true or false")
-    last = len(state.hochzeit_spoken) + 1 == len(offerers(state))
-    return [Event("HochzeitSpoken", {"seat": seat, "offer": offer,
-                                     "call": "Ich biete eine Hochzeit an" if offer else "Weiter",
-                                     "last": offer or last})]
+def decide_offer(state: State, seat: int) -> list[Event]:
+    if not state.config.hochzeit:
+        raise errors.IllegalChoice("no Hochzeit is played at this table")
+    if state.hochzeit is not None:
+        raise errors.IllegalChoice("a Hochzeit is already on offer this deal")
+    if not may_offer(state, seat):
+        raise errors.IllegalChoice("only a player holding exactly one trump may offer a Hochzeit")
+    return [Event("HochzeitOffered", {"seat": seat, "call": CALL})]
 
 
 def may_marry(state: State, seat: int) -> bool:

@@ -7,9 +7,14 @@ higher trump among his tricks; still tied (neither took a trump): the one
 first in playing order from Vorhand. Durchmarsch (``ramsch_durchmarsch``):
 a player who took every trick (``all_tricks``, SK-11) — or every card point
 (``all_points``) — alone wins and is paid the price by each other player.
-Jungfrau (``ramsch_jungfrau``): a player without a trick is paid double by
-the loser (``double_individually``), or any Jungfrau doubles every payment
-(``double_all``); not in a Durchmarsch. The Stock is untouched.
+Jungfrau (``ramsch_jungfrau``, a house rule: the rulebook has none): a
+player without a trick is paid double by the loser (``double_individually``),
+or paid double once for every Jungfrau at the table, x4 with two
+(``double_individually_multiple``), or any Jungfrau doubles every payment
+once (``double_all``). Not in a Durchmarsch; but where taking every card point
+without every trick is no Durchmarsch (``all_tricks``, ``off``), the one
+with 120 loses and the players without a trick are Jungfrauen. The Stock is
+untouched.
 
 The settlement names the loser (or the Durchmarsch player) as its
 ``declarers`` so that ``card_points`` and ``tricks`` read as his side
@@ -51,11 +56,7 @@ def settle_ramsch(deal: int, tricks, dealer: int, config: Config, multiplier: in
         for seat in range(PLAYERS):
             if seat == side:
                 continue
-            owed = price
-            if config.ramsch_jungfrau == "double_individually" and seat in jungfrauen:
-                owed *= 2
-            elif config.ramsch_jungfrau == "double_all" and jungfrauen:
-                owed *= 2
+            owed = price * jungfrau_factor(config.ramsch_jungfrau, seat, jungfrauen)
             payments[seat] += owed
             payments[side] -= owed
     return Settlement(deal=deal, game="ramsch", declarers=(side,),
@@ -64,6 +65,19 @@ def settle_ramsch(deal: int, tricks, dealer: int, config: Config, multiplier: in
                       schneider=False, schwarz=False, laufende=0, value=price,
                       payments=tuple(payments), multiplier=multiplier,
                       seat_points=tuple(points), durchmarsch=durch is not None, jungfrauen=jungfrauen)
+
+
+def jungfrau_factor(option: str, seat: int, jungfrauen: tuple[int, ...]) -> int:
+    """What the loser's payment to ``seat`` is multiplied by under ``ramsch_jungfrau``."""
+    if option == "double_all":
+        return 2 if jungfrauen else 1
+    if seat not in jungfrauen:
+        return 1
+    if option == "double_individually":
+        return 2
+    if option == "double_individually_multiple":
+        return 2 ** len(jungfrauen)  # each Jungfrau doubles every Jungfrau's payment again
+    return 1
 
 
 def loser(points, taken, won_cards, trumps, dealer: int) -> int:

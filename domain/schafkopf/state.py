@@ -7,12 +7,13 @@ from ..trick import Trick
 from .ruleset import Config
 
 # Phases of one deal:
-#   dealing -> [doppeln] -> [hochzeit] -> announce -> naming -> [auction] -> [exchange] -> play
+#   dealing -> [doppeln] -> announce -> naming -> [auction] -> [exchange] -> play
 #   -> (settled) dealing ...
+# (a Hochzeit is offered inside the announcement, so it has no phase of its own: see hochzeit.py)
 # A Schieberrunde deal (after a won Herz-Solo):
 #   dealing -> schieber -> [push] -> naming -> play -> (settled) dealing ...
-DEALING, DOPPELN, HOCHZEIT, ANNOUNCE, NAMING, EXCHANGE, PLAY, FINISHED = (
-    "dealing", "doppeln", "hochzeit", "announce", "naming", "exchange", "play", "finished")
+DEALING, DOPPELN, ANNOUNCE, NAMING, EXCHANGE, PLAY, FINISHED = (
+    "dealing", "doppeln", "announce", "naming", "exchange", "play", "finished")
 AUCTION, SCHIEBER, PUSH = "auction", "schieber", "push"
 WIN = 61  # the target without an auction (SK-7)
 
@@ -88,7 +89,6 @@ class State:
     hands: tuple[tuple[str, ...], ...] = ()
     held: tuple[tuple[str, ...], ...] = ()  # Doppeln: second halves not yet picked up
     doppeln: tuple[tuple[int, bool], ...] = ()  # (seat, doubled) in speaking order
-    hochzeit_spoken: tuple[int, ...] = ()  # seats that answered the Hochzeit offer question
     hochzeit: int | None = None  # the seat offering a Hochzeit
     swap: tuple[int, int, str, str] | None = None  # Hochzeit: (giver, receiver, card given, trump)
     announcements: tuple[tuple[int, str], ...] = ()  # (seat, pass|play)

@@ -57,7 +57,7 @@ def _schafkopf_choice(legal: list[dict], view: dict, seat: int) -> dict:
     preferences = [
         {"type": "stoss"},
         {"type": "doppeln", "double": seat % 2 == 0},
-        {"type": "hochzeit", "offer": True},
+        {"type": "announce", "intent": "hochzeit"},
         {"type": "announce", "intent": "play" if wants_play else "pass"},
         {"type": "name_game", "game": "hochzeit"},
         # deal 1's Renonce round declines (so `all_pass` applies); deal 2's caller names the Rufspiel on EA
@@ -141,7 +141,7 @@ def test_schafkopf_with_every_house_rule_conforms(client, all_pass):
     states = _walk_schafkopf(client, game_id, tokens)
 
     phases = {s["phase"] for s in states}
-    assert {"doppeln", "hochzeit", "announce", "naming", "exchange", "play", "finished"} <= phases
+    assert {"doppeln", "announce", "naming", "exchange", "play", "finished"} <= phases
     assert any(s["doppeln"] and any(d["double"] for d in s["doppeln"]) for s in states)
     assert any(s["hochzeit"] == 0 for s in states)
     swaps = [s["swap"] for s in states if s["swap"]]
@@ -442,7 +442,7 @@ def test_schafkopf_spec_matches_the_code():
 
 @pytest.mark.parametrize("command", [
     {"type": "doppeln", "double": 1}, {"type": "doppeln", "double": 0},
-    {"type": "hochzeit", "offer": 1}, {"type": "schieber", "play": 1}, {"type": "schieber", "play": "true"},
+    {"type": "schieber", "play": 1}, {"type": "schieber", "play": "true"},
 ])
 def test_schafkopf_boolean_fields_refuse_numbers(client, command):
     """Only JSON true/false: 1 == True in Python, so a plain marshmallow Boolean took numbers."""

@@ -1,7 +1,7 @@
 """Shared Given-builders for the Schafkopf tests."""
 from __future__ import annotations
 
-from domain.event import Event, per_seat
+from domain.event import Event, per_seat, redact_data
 from domain.schafkopf.game import Schafkopf
 from domain.schafkopf.game_types import PRECEDENCE
 from tests.domain.harness import given, when
@@ -111,3 +111,24 @@ def complete(fixed: dict[int, list[str]], deck=None):
             hands.append(rest[:size])
             rest = rest[size:]
     return hands
+
+
+def public_record(hands, rules, choose, observers=(None,)) -> list[dict]:
+    """Deal ``hands`` and play by ``choose(state, seat)`` up to the declared game (or the next deal).
+
+    After each step, what each of ``observers`` (seats, None = a spectator) is shown: who is to act,
+    the new events as it receives them (type, redacted data), and its view. Two deals that should
+    look alike to an observer must give equal records.
+    """
+    state = dealt_state(hands, rules)
+    record = []
+    while state.phase in ("doppeln", "announce", "naming"):
+        seat = next(iter(GAME.to_act(state)))
+        events, state = step(state, seat, choose(state, seat))
+        record.append({
+            "to_act": sorted(GAME.to_act(state)),
+            "events": {viewer: [(e.type, redact_data(e.data, e.visibility, viewer)) for e in events]
+                       for viewer in observers},
+            "views": {viewer: GAME.view(state, viewer) for viewer in observers},
+        })
+    return record

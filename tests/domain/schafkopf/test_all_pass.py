@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from domain import errors
+from domain.schafkopf.game_types import is_blocked
 from tests.domain.harness import event_types, when
 
-from .helpers import GAME, announce, complete, dealt_state, deal_next, play_out, settled, step
+from .helpers import GAME, announce, complete, dealt_state, deal_next, play_out, public_record, settled, step
 from .test_called_ace import HANDS  # seat 0: EO, can call Eichel (seat 2 holds EA)
 
 
@@ -180,3 +181,34 @@ def test_renonce_declined_falls_back_to_the_all_pass_rule():
         new, state = step(state, next(iter(GAME.to_act(state))), {"type": "withdraw"})
         events += new
     assert event_types(events)[-1] == "DealThrownIn" and state.stock == 40
+
+
+# Two deals alike for seats 2 and 3: in the first seats 0 and 1 are blocked, in the second (they trade
+# G9 for S7) nobody is.
+BLOCKED_DEAL = complete({1: BLOCKED, 0: ["GO", "HO", "SO", "EU", "GU", "S7", "S8", "SA"]})
+NOBODY_BLOCKED = complete({1: ["EO", "EA", "E10", "GA", "S7", "HA", "H9", "H8"],
+                           0: ["GO", "HO", "SO", "EU", "GU", "G9", "S8", "SA"]})
+
+
+def _pass_and_withdraw(state, seat):
+    return {"type": "announce", "intent": "pass"} if state.phase == "announce" else {"type": "withdraw"}
+
+
+def test_the_renonce_round_asks_every_seat_so_it_shows_nobody_is_blocked():
+    """Given: two deals, one with blocked seats and one without (seats 2 and 3 hold the same cards).
+    When: all pass, and every seat declines As-Renonce.
+    Then: both deals hold the Renonce round, asking all four seats in speaking order; the events,
+    ``to_act`` and views of a spectator and of seats 2 and 3 are the same."""
+    assert [is_blocked(h) for h in BLOCKED_DEAL] == [True, True, False, False]
+    assert not any(is_blocked(h) for h in NOBODY_BLOCKED)
+    rules = {"renonce": True, "all_pass": "stock"}
+    blocked, nobody = (public_record(hands, rules, _pass_and_withdraw, observers=(None, 2, 3))
+                       for hands in (BLOCKED_DEAL, NOBODY_BLOCKED))
+    assert blocked == nobody
+    events = [event for step in blocked for event in step["events"][None]]
+    assert ("RenonceRound", ({"seats": [0, 1, 2, 3]}, False)) in events
+    assert [t for t, _ in events].count("PlayWithdrawn") == 4 and events[-1][0] == "DealThrownIn"
+    state = all_pass(dealt_state(NOBODY_BLOCKED, rules))[1]
+    assert [GAME.legal_commands(state, 0)] == [[{"type": "withdraw"}]]  # not blocked: nothing to name
+    with pytest.raises(errors.IllegalChoice):
+        when(GAME, state, 0, {"type": "name_game", "game": "rufspiel", "suit": "E"})

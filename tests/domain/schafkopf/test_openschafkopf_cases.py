@@ -47,7 +47,8 @@ KNOWN_DIFFERENCES: dict[str, str] = {
                           "and lets the higher trump decide (seat 0, the Gras Ober)",
 }
 
-JUNGFRAU = {None: "off", "double_individually_once": "double_individually", "double_all": "double_all"}
+JUNGFRAU = {None: "off", "double_individually_once": "double_individually",
+            "double_individually_multiple": "double_individually_multiple", "double_all": "double_all"}
 
 
 def game_name(case: dict) -> str:

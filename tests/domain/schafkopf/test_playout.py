@@ -29,6 +29,7 @@ RULES = {"allowed_games": list(PRECEDENCE), "deals": 10}
 
 
 HERZ_SOLO = {"type": "name_game", "game": "solo", "suit": "H"}
+HOCHZEIT_OFFER = {"type": "announce", "intent": "hochzeit"}
 
 
 def chooser(play_rate: float = 0.45, herz_solo: float = 0.0):
@@ -38,10 +39,10 @@ def chooser(play_rate: float = 0.45, herz_solo: float = 0.0):
         if herz_solo and HERZ_SOLO in legal and rng.random() < herz_solo:
             return HERZ_SOLO
         if "announce" in kinds:
+            if HOCHZEIT_OFFER in legal and rng.random() < 0.8:
+                return HOCHZEIT_OFFER
             plays = [c for c in legal if c.get("intent") == "play"]
             return plays[0] if plays and rng.random() < play_rate else legal[0]
-        if {"type": "hochzeit", "offer": True} in legal:
-            return legal[0] if rng.random() < 0.8 else legal[1]
         if "name_game" in kinds or "withdraw" in kinds:
             if {"type": "name_game", "game": "hochzeit"} in legal and rng.random() < 0.7:
                 return {"type": "name_game", "game": "hochzeit"}
@@ -161,6 +162,12 @@ def _types(events):
     return collections.Counter(e.type for e in events)
 
 
+def _jungfrauen_paid_per_jungfrau(settled) -> bool:
+    """``double_individually_multiple``: each Jungfrau is paid the price doubled once per Jungfrau."""
+    return all(settled.payments[seat] == settled.value * 2 ** len(settled.jungfrauen)
+               for seat in settled.jungfrauen)
+
+
 # option rules, play rate, and what the sessions must have shown
 OPTION_PLAYOUTS = {
     "stoss": ({"stoss": 4}, 0.45,
@@ -186,12 +193,16 @@ OPTION_PLAYOUTS = {
                             lambda s, ev: sum(x.game == "ramsch" for x in s) > 10),
     "ramsch_jungfrau_each": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_individually"}, 0.2,
                              lambda s, ev: any(x.jungfrauen for x in s)),
+    "ramsch_jungfrau_multiple": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_individually_multiple"}, 0.2,
+                                 lambda s, ev: any(len(x.jungfrauen) >= 2 for x in s)
+                                 and all(_jungfrauen_paid_per_jungfrau(x) for x in s if x.game == "ramsch")),
     "short_deck": ({"deck": "short", "allowed_games": ["solo", "wenz", "geier", "rufspiel", "solo_tout"]},
                    0.45, lambda s, ev: sum(x.game is not None for x in s) > 20),
     "bettel_stichzwang": ({"bettel_stichzwang": True, "allowed_games": ["bettel", "rufspiel"]}, 0.45,
                           lambda s, ev: sum(x.game == "bettel" for x in s) > 5),
     "hochzeit": ({"hochzeit": True, "allowed_games": ["rufspiel"]}, 0.7,
-                 lambda s, ev: sum(x.game == "hochzeit" for x in s) >= 3 and _types(ev)["HochzeitCardGiven"] >= 3),
+                 lambda s, ev: sum(x.game == "hochzeit" for x in s) >= 3 and _types(ev)["HochzeitCardGiven"] >= 3
+                 and _types(ev)["HochzeitOffered"] >= _types(ev)["HochzeitCardGiven"]),
     "auction": ({"auction": True}, 0.6,
                 lambda s, ev: _types(ev)["AuctionOpened"] >= 10 and _types(ev)["BidMade"] >= 5
                 and any(x.target and x.target > 61 for x in s) and any(x.target == 61 and x.won for x in s)),

@@ -145,7 +145,7 @@ def test_command_schemas_are_strict():
     from marshmallow import ValidationError
     from api.commands.schafkopf import COMMANDS
     assert set(COMMANDS) == {"announce", "name_game", "withdraw", "play", "doppeln", "stoss",
-                             "hochzeit", "give_card", "bid", "pass", "schieber", "push"}
+                             "give_card", "bid", "pass", "schieber", "push"}
     COMMANDS["bid"]().load({"type": "bid", "target": 71})
     COMMANDS["pass"]().load({"type": "pass"})
     COMMANDS["schieber"]().load({"type": "schieber", "play": False})
@@ -155,7 +155,9 @@ def test_command_schemas_are_strict():
                     {"type": "push", "cards": ["E7", "X9"]}):
         with pytest.raises(ValidationError):
             COMMANDS[command["type"]]().load(command)
-    COMMANDS["hochzeit"]().load({"type": "hochzeit", "offer": False})
+    COMMANDS["announce"]().load({"type": "announce", "intent": "hochzeit"})
+    with pytest.raises(ValidationError):
+        COMMANDS["announce"]().load({"type": "announce", "intent": "marry"})
     COMMANDS["give_card"]().load({"type": "give_card", "card": "G10"})
     COMMANDS["name_game"]().load({"type": "name_game", "game": "hochzeit"})
     with pytest.raises(ValidationError):
