@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 
 import redis
-from flask import Flask
+from flask import Flask, g, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from domain.errors import InvalidSetup
@@ -15,9 +17,12 @@ from eventstore.handler import Contention, IdempotencyKeyReused, UnknownGame
 from eventstore.watch import BLOCK_S, StreamWatcher, WatchLimit
 from workers.context import build_runtime
 
+from . import request_log
 from .auth import CredentialCache
 from .http import refuse_unknown_query
+from .metrics import COMMAND_SECONDS, MOVES, REQUESTS, STORE_ERRORS
 from .problems import Problem, problem_response
+from .quotas import QuotaKeeper, Quotas
 from .ratelimit import Limits, RateLimiter
 
 log = logging.getLogger("stich.api")
@@ -31,12 +36,15 @@ class AsciiInteger(IntegerConverter):
 
 def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | None = None,
                max_body_bytes: int = 64 * 1024, limits: Limits | None = None,
-               max_watched_games: int | None = None) -> Flask:
+               max_watched_games: int | None = None, quotas: Quotas | None = None,
+               trusted_proxies: int | None = None) -> Flask:
     """``bots='inline'`` plays bot turns inside the request (tests, single process);
     ``'rq'`` queues them for ``stich worker`` processes. ``limits`` are the write
-    rate limits (None: none, as in tests; the WSGI entry point reads them from
-    the environment). ``max_watched_games``: how many games this process follows
-    for long polls and streams at once (``STICH_MAX_WATCHED_GAMES``, default 1024)."""
+    rate limits and ``quotas`` the per-address quotas and operator keys (None:
+    none, as in tests; the WSGI entry point reads both from the environment). ``max_watched_games``: how many games this process follows
+    for long polls and streams at once (``STICH_MAX_WATCHED_GAMES``, default 1024).
+    ``trusted_proxies``: how many reverse proxies in front set ``X-Forwarded-For`` and
+    ``-Proto`` (``STICH_TRUSTED_PROXIES``, default 0), so the per-address limits see the client."""
     redis_url = redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
         raise RuntimeError("create_app needs a Redis URL (REDIS_URL); `stich serve` starts a private one")
@@ -44,10 +52,14 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes + 1  # one byte past the limit tells a chunked body is too large
     app.json.sort_keys = False
     app.url_map.converters["int"] = AsciiInteger
+    proxies = trusted_proxies if trusted_proxies is not None else int(os.environ.get("STICH_TRUSTED_PROXIES", "0"))
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     runtime = build_runtime(redis_url, bots=bots, queue_url=queue_url or os.environ.get("QUEUE_URL"))
     app.extensions["stich"] = runtime
     runtime.index.backfill()
     app.extensions["stich.limiter"] = RateLimiter(runtime.store.redis, limits or Limits())
+    app.extensions["stich.quotas"] = QuotaKeeper(runtime.store.redis, quotas or Quotas())
     app.extensions["stich.credentials"] = CredentialCache(runtime.store.seat_credentials)
     max_watched = max_watched_games or int(os.environ.get("STICH_MAX_WATCHED_GAMES", "1024"))
     app.extensions["stich.watcher"] = StreamWatcher(
@@ -62,6 +74,15 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     app.register_blueprint(games)
     app.register_blueprint(feed)
     app.before_request(refuse_unknown_query)
+    request_log.install(app)
+
+    @app.after_request
+    def _count(response):
+        REQUESTS.labels(request_log.route(), request.method, str(response.status_code)).inc()
+        if request.endpoint == "games.post_command" and response.status_code == 200 and "game" in g:
+            COMMAND_SECONDS.labels(g.game).observe(time.perf_counter() - g.started)
+            MOVES.labels(g.game).inc()
+        return response
 
     @app.errorhandler(Problem)
     def _problem(exc: Problem):
@@ -95,6 +116,7 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
         # Nothing was acknowledged: a command whose append did not answer may
         # or may not have landed, which a retry with the same Idempotency-Key settles.
         log.warning("storage unavailable: %s", exc)
+        STORE_ERRORS.inc()
         return problem_response(503, "storage_unavailable", "the event store is unavailable; retry with the same "
                                 "Idempotency-Key", headers={"Retry-After": "1"})
 

@@ -17,7 +17,9 @@ from eventstore.codec import StoredEvent, encode_for_viewer
 from eventstore.handler import Loaded
 from eventstore.watch import StreamWatcher
 
-from .http import float_arg, game_json_response, int_arg, query_params, runtime, viewer_seat
+from .http import (float_arg, game_json_response, int_arg, operator_request, query_params, quotas, runtime,
+                   viewer_seat)
+from .metrics import OPEN_STREAMS
 from .problems import Problem
 
 feed = Blueprint("feed", __name__, url_prefix="/v1")
@@ -73,7 +75,8 @@ def events(game_id: str):
         found = (watch.cached_after(after, limit) if watch else None) or runtime().store.read(game_id, after,
                                                                                              count=limit)
     elif wait > 0 and not finished:  # a finished game has nothing more to wait for
-        with watcher().watching(game_id) as watch:
+        with quotas().holding_stream(request.remote_addr, operator_request()), watcher().watching(game_id) as watch, \
+                OPEN_STREAMS.labels("long_poll").track_inprogress():
             found = watcher().next_events(watch, after, wait, limit)
     reveal = revealed(finished, found)
     seq = max(loaded.seq, found[-1].seq if found else 0)
@@ -99,9 +102,25 @@ def stream(game_id: str):
     timeout = float_arg("timeout", LONGEST_STREAM_S, 0.0, LONGEST_STREAM_S)
     finished = loaded.state.status == "finished"
     follow = watcher()
-    # Registered now, before the answer starts, so that a full server can still say 503;
-    # released when the server closes the response, whether or not the stream ever ran.
-    lease = follow.lease(game_id)
+    # Both registered now, before the answer starts, so that a full server can still say 503 and
+    # a busy address 429; released when the server closes the response, whether or not it ran.
+    slot = quotas().stream_slot(request.remote_addr, operator_request())
+    try:
+        lease = follow.lease(game_id)
+    except BaseException:
+        slot.release()
+        raise
+
+    OPEN_STREAMS.labels("sse").inc()
+    counted = True
+
+    def release() -> None:  # called twice (the stream's end, the server's close): count once
+        nonlocal counted
+        lease.release()
+        slot.release()
+        if counted:
+            counted = False
+            OPEN_STREAMS.labels("sse").dec()
 
     def generate():
         last, reveal = after, finished
@@ -121,10 +140,10 @@ def stream(game_id: str):
                 if found[-1].type == FINAL_EVENT:
                     return  # the final event was the last one there will ever be
         finally:
-            lease.release()
+            release()
 
     response = Response(generate(), mimetype="text/event-stream")
-    response.call_on_close(lease.release)
+    response.call_on_close(release)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, request
+from flask import Blueprint, g, request
 
 from domain.errors import InvalidCommand, RuleViolation, UnknownCard, UnknownCommand
 from eventstore.handler import Loaded, StaleSeq
@@ -12,8 +12,9 @@ from eventstore.index import STATUSES, BadCursor
 from .auth import bearer_token, new_token, token_hash
 from .commands import command_schemas
 from .http import (game_response, idempotency_key, if_match, int_arg, json_body, limit_writes, query_params,
-                   runtime, validate, viewer_seat)
+                   quotas, runtime, validate, viewer_seat)
 from .problems import Problem
+from .quotas import API_KEY_HEADER
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
 
 games = Blueprint("games", __name__, url_prefix="/v1")
@@ -32,10 +33,15 @@ def summary(loaded: Loaded) -> dict:
 
 @games.post("/games")
 def create_game():
+    operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER))
     limit_writes()
     body = validate(_instance(CreateGameSchema), json_body())
+    if not operator:
+        quotas().check_create(request.remote_addr, runtime().index.statuses)
     outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
                                        body.get("seats"), body.get("preset_deals"), body.get("limits"))
+    if not operator:
+        quotas().created(request.remote_addr, outcome.game_id)
     return game_response(summary(outcome.loaded), outcome.loaded.seq, 201,
                          {"Location": f"/v1/games/{outcome.game_id}"})
 
@@ -126,6 +132,7 @@ def post_command(game_id: str):
                       legal=rt.handler.table.legal_commands(current.state, seat), current_seq=current.seq,
                       headers={"ETag": f'"{current.seq}"'})
     after = outcome.loaded
+    g.game = after.state.game.name  # for the command metrics
     reveal = after.state.status == "finished"
     body = {
         "id": game_id,

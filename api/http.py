@@ -10,6 +10,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .auth import bearer_token, token_hash
 from .problems import Problem
+from .quotas import API_KEY_HEADER, QuotaKeeper
 
 
 def runtime():
@@ -137,6 +138,17 @@ def refuse_unknown_query() -> None:
                       errors=errors)
 
 
+def quotas() -> QuotaKeeper:
+    return current_app.extensions["stich.quotas"]
+
+
+def operator_request() -> bool:
+    """Whether the request carries one of the server's operator keys (exempt from quotas)."""
+    return quotas().operator(request.headers.get(API_KEY_HEADER))
+
+
 def limit_writes(token: str | None = None) -> None:
-    """Count a write against the caller's address (and seat token); 429 past the limit."""
-    current_app.extensions["stich.limiter"].check(request.remote_addr, token_hash(token) if token else None)
+    """Count a write against the caller's address (and seat token); 429 past the limit.
+    An operator's requests are not counted against their address."""
+    address = None if operator_request() else request.remote_addr
+    current_app.extensions["stich.limiter"].check(address, token_hash(token) if token else None)

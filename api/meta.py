@@ -12,11 +12,16 @@ from functools import cache
 from importlib import metadata, resources
 from pathlib import Path
 
+import redis
 import yaml
 from flask import Blueprint, Response, request, send_from_directory
 from werkzeug.exceptions import NotFound
 
+from workers.heartbeat import live_workers
+
 from .http import runtime
+from .metrics import exposition
+from .problems import problem_response
 
 meta = Blueprint("meta", __name__)
 
@@ -27,6 +32,7 @@ LINKS = {
     "openapi_yaml": "/v1/openapi.yaml",
     "openapi_json": "/v1/openapi.json",
     "docs": "/docs",
+    "metrics": "/metrics",
 }
 
 
@@ -82,8 +88,37 @@ def api_index():
 
 @meta.get("/v1/health")
 def health():
-    runtime().store.redis.ping()
-    return {"status": "ok"}
+    """Each component's state; 503 while one is down. Without a queue (bots played inline, in
+    tests) there is neither queue nor workers to check."""
+    rt = runtime()
+    components = {"store": {"status": "up" if answers(rt.store.redis) else "down"}}
+    if rt.queue is None:
+        components["queue"] = components["workers"] = {"status": "inline"}
+    else:
+        queue = rt.queue.connection
+        components["queue"] = {"status": "up" if answers(queue) else "down"}
+        try:
+            count = live_workers(queue)
+        except redis.RedisError:
+            count = 0
+        components["workers"] = {"status": "up" if count else "down", "count": count}
+    down = sorted(name for name, c in components.items() if c["status"] == "down")
+    if down:  # a problem like every other error, with the components for monitors
+        return problem_response(503, "unhealthy", f"not up: {', '.join(down)}", components=components)
+    return {"status": "ok", "components": components}
+
+
+def answers(client) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
+
+
+@meta.get("/metrics")
+def metrics():
+    text, content_type = exposition(runtime().queue)
+    return Response(text, mimetype=None, content_type=content_type)
 
 
 @meta.get("/v1/openapi.yaml")

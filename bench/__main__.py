@@ -53,9 +53,14 @@ def start_server(redis_url: str, port: int, http_workers: int, connections: int,
     """The production serving setup (``stich.web_worker``: gunicorn, gevent workers) on ``bench.app``.
     ``gc_log``: where the API workers log their slow garbage collections (see ``bench.app``)."""
     env = {**os.environ, "REDIS_URL": redis_url, "STICH_RATE_LIMIT_TOKEN": "0", "STICH_RATE_LIMIT_ADDRESS": "0",
+           # One address plays every client: no per-address quotas either.
+           "STICH_CREATE_LIMIT": "0", "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_STREAMS_LIMIT": "0",
            "STICH_BOT_THINK_MS": "0", "STICH_LOG_LEVEL": "ERROR"}
     if gc_log:
         env["BENCH_GC_LOG"] = str(gc_log)
+        # Metrics as `stich serve` keeps them: every process writes its samples to files.
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(gc_log.parent / "metrics")
+        os.makedirs(env["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
     env.pop("QUEUE_URL", None)
     raise_open_files_limit(http_workers * connections + 1024)  # as `stich serve`: the children inherit it
     gunicorn = subprocess.Popen(gunicorn_argv("bench.app:app", "127.0.0.1", port, http_workers, connections,

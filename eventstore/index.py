@@ -107,6 +107,11 @@ class GameIndex:
         raw = self.redis.hget(self.key, game_id)
         return json.loads(raw) if raw else None
 
+    def statuses(self, game_ids: list[str]) -> list[str | None]:
+        """Each game's status (None for an id the list does not have), in one round trip."""
+        raw = self.redis.hmget(self.key, game_ids) if game_ids else []
+        return [json.loads(r)["status"] if r else None for r in raw]
+
     def page(self, status: str | None = None, game: str | None = None, limit: int = 100,
              cursor: str | None = None) -> Page:
         """Up to ``limit`` entries, newest first, after ``cursor`` (raises BadCursor)."""

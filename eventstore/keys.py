@@ -40,3 +40,8 @@ class GameKeys:
 def index_key(prefix: str = "stich") -> str:
     """Game id -> public listing entry. Not per game, so not hash-tagged."""
     return f"{prefix}:games"
+
+
+def due_key(prefix: str = "stich") -> str:
+    """The due-time index (``eventstore/schedule.py``): one sorted set for all games, so not hash-tagged."""
+    return f"{prefix}:due"

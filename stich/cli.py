@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import signal
 import socket
-import subprocess
 import sys
+import tempfile
 import time
+import urllib.error
 import urllib.request
 
 from .redis_server import PrivateRedis
+from .supervisor import Supervisor, private_server, process
 from .web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
 
 
@@ -21,43 +25,48 @@ class StartupError(Exception):
 def serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     check_port_free(args.host, args.port)
-    private = None
+    children = []  # all supervised; the private server is started first, its URL being needed
     if not env.get("REDIS_URL"):
         try:
             private = PrivateRedis(data_dir=args.data_dir).start()
         except (OSError, RuntimeError) as exc:
             raise StartupError(f"the private Redis-compatible server did not start: {exc}") from exc
-        env["REDIS_URL"] = private.url
-        print(f"stich: private Redis-compatible server on {private.url} (data in {private.data_dir})", flush=True)
+        env["REDIS_URL"] = private.url  # with its password: for the children only, never printed
+        print(f"stich: private Redis-compatible server on {private.display_url} (data in {private.data_dir})",
+              flush=True)
+        children.append(private_server(private))
     raise_open_files_limit(args.http_workers * args.connections + 1024)  # the children inherit it
-    children = [subprocess.Popen([sys.executable, "-m", "stich.cli", "worker"], env=env)
-                for _ in range(args.workers)]
-    children.append(subprocess.Popen(gunicorn_argv("api.wsgi:app", args.host, args.port, args.http_workers,
-                                                   args.connections), env=env))
+    metrics_dir = None
+    if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # every child writes its samples here; /metrics sums them
+        metrics_dir = tempfile.mkdtemp(prefix="stich-metrics-")
+        env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    processes = [process(f"bot worker {number + 1}", [sys.executable, "-m", "stich.cli", "worker"], env)
+                 for number in range(args.workers)]
+    processes.append(process("the HTTP server", gunicorn_argv("api.wsgi:app", args.host, args.port,
+                                                              args.http_workers, args.connections), env))
+    supervisor = Supervisor(children + processes)
     url = f"http://{args.host}:{args.port}"
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
-        if not wait_until_up(url + "/v1/health", children, 30):
-            print("stich: the HTTP server did not come up (its own output, if any, is above)", file=sys.stderr)
+        for child in processes:
+            child.start()
+        health = wait_until_up(url + "/v1/health", supervisor, 30)
+        if health is None:
+            print("stich: the HTTP server did not answer within 30 s (its own output, if any, is above)",
+                  file=sys.stderr)
             return 1
         print(f"stich: serving on {url}/v1  (API docs: {url}/docs; Ctrl-C stops)", flush=True)
-        signal.signal(signal.SIGTERM, _interrupt)
-        while all(child.poll() is None for child in children):
-            time.sleep(0.5)
-        print("stich: a child process exited; stopping", file=sys.stderr)
-        return 1
+        down = [name for name, part in health.get("components", {}).items() if part.get("status") == "down"]
+        if down:  # e.g. --workers 0 and no worker of its own yet: the API serves, bots wait
+            print(f"stich: not yet up: {', '.join(down)} (see {url}/v1/health)", file=sys.stderr, flush=True)
+        supervisor.run_forever()
     except KeyboardInterrupt:
         return 0
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
-        if private:
-            private.stop()
+        supervisor.stop()
+        if metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+    return 0
 
 
 def _interrupt(*_):
@@ -74,18 +83,24 @@ def check_port_free(host: str, port: int) -> None:
             raise StartupError(f"cannot listen on {host}:{port} ({exc.strerror}); choose another with --port") from exc
 
 
-def wait_until_up(url: str, children, timeout: float) -> bool:
+def wait_until_up(url: str, supervisor: Supervisor, timeout: float, settle_s: float = 10.0) -> dict | None:
+    """The health body once the HTTP server answers (None if it does not within ``timeout``),
+    waiting up to ``settle_s`` more for every component; children that die meanwhile are restarted."""
     deadline = time.monotonic() + timeout
+    body = None
     while time.monotonic() < deadline:
-        if any(child.poll() is not None for child in children):
-            return False
+        supervisor.tick()
         try:
             with urllib.request.urlopen(url, timeout=1) as response:
-                if response.status == 200:
-                    return True
-        except OSError:
-            time.sleep(0.1)
-    return False
+                return json.load(response)
+        except urllib.error.HTTPError as answer:  # 503: the HTTP server runs; a component is not up yet
+            body = json.load(answer) if answer.code == 503 else None
+            if body is not None:
+                deadline = min(deadline, time.monotonic() + settle_s)
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.1)
+    return body
 
 
 def worker(args: argparse.Namespace) -> int:

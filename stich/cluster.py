@@ -22,7 +22,8 @@ class LocalCluster:
         self.bus_ports = [free_port() for _ in range(masters)]
         self.nodes = [PrivateRedis(extra_args=("--cluster-enabled", "yes", "--cluster-node-timeout", "2000",
                                                "--cluster-config-file", "nodes.conf",
-                                               "--cluster-port", str(bus)), fsync="everysec")
+                                               "--cluster-port", str(bus)), fsync="everysec",
+                                   locked=False)  # its nodes and tests talk to each other without a password
                       for bus in self.bus_ports]
 
     @property

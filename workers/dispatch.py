@@ -9,19 +9,30 @@ from __future__ import annotations
 import threading
 from collections import deque
 
+from domain.table import Table, TableState
 from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Loaded
 
 QUEUE_NAME = "stich-bots"
 
 
+def bots_to_act(table: Table, state: TableState) -> list[int]:
+    return [seat for seat in sorted(table.to_act(state)) if state.seats[seat].kind == "bot"]
+
+
 def due_bot_seats(handler: CommandHandler, loaded: Loaded) -> list[int]:
-    state = loaded.state
-    return [seat for seat in sorted(handler.table.to_act(state)) if state.seats[seat].kind == "bot"]
+    return bots_to_act(handler.table, loaded.state)
 
 
 def job_id(game_id: str, seq: int, seat: int) -> str:
     return f"bot-{game_id}-{seq}-{seat}"
+
+
+def enqueue_turn(queue, game_id: str, seat: int, seq: int, retry: str = "") -> None:
+    """One bot-turn job; ``retry`` (a sweeper's) tells a re-drive's job id from the first one's."""
+    queue.enqueue("workers.bot_turn.play_bot_turn", game_id, seat, seq,
+                  job_id=job_id(game_id, seq, seat) + (f"-r{retry}" if retry else ""),
+                  result_ttl=60, failure_ttl=3600, job_timeout=30)
 
 
 class RQDispatcher:
@@ -31,9 +42,7 @@ class RQDispatcher:
 
     def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
         for seat in due_bot_seats(self.handler, loaded):
-            self.queue.enqueue("workers.bot_turn.play_bot_turn", loaded.game_id, seat, loaded.seq,
-                               job_id=job_id(loaded.game_id, loaded.seq, seat),
-                               result_ttl=60, failure_ttl=3600, job_timeout=30)
+            enqueue_turn(self.queue, loaded.game_id, seat, loaded.seq)
 
 
 class InlineDispatcher:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import yaml
 
+from .contract.spec import validate_response
+
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT = ROOT / "openapi.yaml"
 
@@ -93,3 +95,35 @@ def test_numbers_in_paths_and_queries_are_ascii_digits_only(client):
         response = client.get(f"/v1/games/{game_id}/events", query_string={"wait": value})
         assert response.status_code == 422 and "wait" in response.get_json()["errors"], value
     assert client.get(f"/v1/games/{game_id}/events", query_string={"after": "0", "wait": "0.25"}).status_code == 200
+
+
+def test_health_names_the_component_that_is_down(redis_url, monkeypatch):
+    from api import create_app, meta as meta_module
+
+    client = create_app(redis_url, bots="rq").test_client()  # bots through a queue: workers are checked
+    monkeypatch.setattr(meta_module, "live_workers", lambda queue: 0)
+    down = client.get("/v1/health")
+    validate_response(down, "/v1/health", "get")
+    assert down.status_code == 503 and down.mimetype == "application/problem+json"
+    assert down.get_json()["code"] == "unhealthy" and down.get_json()["components"] == {
+        "store": {"status": "up"}, "queue": {"status": "up"}, "workers": {"status": "down", "count": 0}}
+    monkeypatch.setattr(meta_module, "live_workers", lambda queue: 2)
+    assert client.get("/v1/health").get_json() == {"status": "ok", "components": {
+        "store": {"status": "up"}, "queue": {"status": "up"}, "workers": {"status": "up", "count": 2}}}
+    monkeypatch.setattr(meta_module, "answers", lambda redis_client: False)  # as if Redis were gone
+    gone = client.get("/v1/health")
+    assert gone.status_code == 503 and gone.get_json()["detail"] == "not up: queue, store"
+
+
+def test_a_worker_counts_while_it_beats(redis_client):
+    import secrets
+
+    from workers.heartbeat import STALE_S, beat, live_workers
+
+    key = "stich:test-workers:" + secrets.token_hex(4)
+    beat(redis_client, "host:1", now=1000.0, key=key)
+    beat(redis_client, "host:2", now=1003.0, key=key)
+    assert live_workers(redis_client, now=1004.0, key=key) == 2
+    assert live_workers(redis_client, now=1000.0 + STALE_S + 1, key=key) == 1  # host:1 has gone quiet
+    assert live_workers(redis_client, now=1003.0 + STALE_S + 1, key=key) == 0
+    assert redis_client.exists(key) == 0  # stale members are removed, not only ignored

@@ -6,13 +6,14 @@ import time
 
 import pytest
 import requests
+from prometheus_client.parser import text_string_to_metric_families
 
 pytestmark = pytest.mark.e2e
 
 
 def test_serves_within_seconds_without_redis_url(server):
     assert server["startup_s"] < 30
-    assert requests.get(server["url"] + "/v1/health", timeout=5).json() == {"status": "ok"}
+    assert requests.get(server["url"] + "/v1/health", timeout=5).json()["status"] == "ok"
     assert (server["data_dir"] / "appendonlydir").exists() or any(server["data_dir"].iterdir())
 
 
@@ -45,3 +46,16 @@ def test_one_human_and_two_worker_bots_play_to_the_end(server):
                       headers={"Last-Event-ID": str(len(events) - 5)}) as stream:
         ids = [int(line[4:]) for line in stream.iter_lines(decode_unicode=True) if line.startswith("id: ")]
     assert ids == list(range(len(events) - 4, len(events) + 1))
+    # /metrics sums every process: the HTTP workers' requests and moves and the bot worker's turns.
+    metrics = requests.get(server["url"] + "/metrics", timeout=10)
+    assert metrics.status_code == 200
+    samples = {}
+    for family in text_string_to_metric_families(metrics.text):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    game_label = (("game", "scharfe-schoten"),)
+    assert samples[("stich_bot_turn_seconds_count", game_label)] > 0  # written by the bot worker process
+    assert samples[("stich_moves_total", game_label)] > samples[("stich_bot_turn_seconds_count", game_label)]
+    assert samples[("stich_command_seconds_count", game_label)] > 0
+    assert sum(v for (name, labels), v in samples.items() if name == "stich_http_requests_total") > 10
+    assert samples[("stich_bot_queue_depth", ())] >= 0

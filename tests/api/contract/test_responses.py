@@ -323,4 +323,5 @@ def test_event_stream_of_a_running_game_times_out(client, games):
 def test_health(client):
     response = client.get("/v1/health")
     validate_response(response, "/v1/health", "get")
-    assert response.get_json() == {"status": "ok"}
+    assert response.get_json() == {"status": "ok", "components": {
+        "store": {"status": "up"}, "queue": {"status": "inline"}, "workers": {"status": "inline"}}}

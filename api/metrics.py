@@ -1,0 +1,64 @@
+"""Prometheus metrics, served at ``GET /metrics``.
+
+Under ``stich serve`` every process (HTTP workers and bot workers) writes its
+samples to the directory named by ``PROMETHEUS_MULTIPROC_DIR``, and a scrape
+of any HTTP process adds them all up (prometheus_client's multiprocess mode);
+gunicorn's ``child_exit`` hook (``stich.gunicorn_hooks``) drops the open-stream
+gauge of a worker that died. Without that variable (one process, as in tests)
+the default registry is served.
+
+Labels are bounded: a route is its rule (``/v1/games/<game_id>/commands``, or
+``unmatched``), never a raw path, and a game is one of the game names.
+"""
+from __future__ import annotations
+
+import os
+
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
+                               generate_latest, multiprocess)
+from prometheus_client.core import GaugeMetricFamily
+
+from workers.metrics import BOT_TURN_SECONDS, BUCKETS, MOVES  # noqa: F401  (written by the bot workers too)
+
+REQUESTS = Counter("stich_http_requests", "HTTP requests answered, by route, method and status",
+                   ["route", "method", "status"])
+COMMAND_SECONDS = Histogram("stich_command_seconds", "Posted commands, from request to answer, by game",
+                            ["game"], buckets=BUCKETS)
+OPEN_STREAMS = Gauge("stich_open_streams", "Open SSE streams and waiting long polls", ["kind"],
+                     multiprocess_mode="livesum")
+STORE_ERRORS = Counter("stich_store_errors", "Requests answered 503 because the event store did not answer")
+
+
+class QueueDepth:
+    """Read at scrape time: bot turns waiting in the queue (not a sample any process writes)."""
+
+    def __init__(self, queue):
+        self.queue = queue
+
+    def collect(self):
+        family = GaugeMetricFamily("stich_bot_queue_depth", "Bot turns waiting in the RQ queue")
+        try:
+            family.add_metric([], self.queue.count)
+        except Exception:  # the queue's Redis is down: health says so; the scrape still answers
+            return
+        yield family
+
+
+def exposition(queue) -> tuple[bytes, str]:
+    """The metrics text and its content type."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = CollectorRegistry()
+        registry.register(_Everything())
+    if queue is not None:
+        registry.register(QueueDepth(queue))
+    return generate_latest(registry), CONTENT_TYPE_LATEST
+
+
+class _Everything:
+    """The process's default registry, re-exposed so the queue depth can be added per scrape."""
+
+    def collect(self):
+        yield from REGISTRY.collect()
