@@ -23,15 +23,19 @@ POLICIES = {"random": random_bot.choose}
 
 
 def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | None = None) -> str:
+    think_ms = 0
     if handler is None:  # an RQ job in a worker process
         from .context import current_handler
 
         handler = current_handler()
         think_ms = int(os.environ.get("STICH_BOT_THINK_MS", "0"))
-        if think_ms:  # a pause so humans can follow the bots' moves
-            time.sleep(think_ms / 1000)
     try:
         loaded = handler.load(game_id)
+        if think_ms and loaded.seq == seq:
+            # A pause so humans can follow the bots' moves; only for a turn still due, so stale
+            # and duplicate jobs do not hold a worker for the whole pause. Then look again.
+            time.sleep(think_ms / 1000)
+            loaded = handler.load(game_id)
     except UnknownGame:
         return "unknown game"
     state = loaded.state

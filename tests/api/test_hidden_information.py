@@ -39,7 +39,7 @@ def deck_scharwenzel(players):
 # game -> (player counts, rules for short games, deck, keys whose values are public metadata)
 KINDS = {
     "scharfe-schoten": ((3, 4), {"rounds": 1}, deck_scharfe_schoten, {"super_trumps"}),
-    "schafkopf": ((4,), {"deals": 1}, deck_schafkopf, set()),
+    "schafkopf": ((4,), {"deals": 1}, deck_schafkopf, {"called_ace"}),  # a Rufspiel names its Ace to the table
     "scharwenzel": ((4, 6, 8), {"deals": 1}, deck_scharwenzel, {"order"}),  # trumps.order: the trump ranking
 }
 GAMES_PER_KIND = 12
