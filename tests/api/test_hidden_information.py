@@ -78,70 +78,13 @@ def kinds():
 @pytest.mark.slow
 @pytest.mark.parametrize("game,players,rules,deck,public", list(kinds()))
 def test_no_seat_sees_what_it_may_not(client, app, game, players, rules, deck, public):
-    handler = app.extensions["stich"].handler
-    store = app.extensions["stich"].store
     checked = 0
     for number in range(GAMES_PER_KIND):
         rng = random.Random(f"{game}-{players}-{number}")
-        body = {"game": game, "players": players, "rules": rules, "seats": [{"kind": "human"}] * players}
-        game_id = client.post("/v1/games", json=body).get_json()["id"]
-        tokens = {s: client.post(f"/v1/games/{game_id}/seats/{s}").get_json()["token"] for s in range(players)}
-        viewers = {s: auth(t) for s, t in tokens.items()}
-        viewers[None] = {}
-        seed = store.load_secret(game_id)
-        full_deck = deck(players)
-        step = 0
-        while True:
-            loaded = handler.load(game_id)
-            if loaded.state.status == "finished":
-                break
-            table = handler.table
-            hands = {s: set(table.view(loaded.state, s)["game_state"].get("hand") or ()) for s in range(players)}
-            played = {e.data["card"] for e in store.read(game_id) if e.type == "CardPlayed"}
-            deep = step % 7 == 0  # the whole feed and an illegal command now and then, views always
-            for viewer, headers in viewers.items():
-                secrets = full_deck - played - (hands[viewer] if viewer is not None else set())
-                received = [client.get(f"/v1/games/{game_id}/view", headers=headers),
-                            client.get(f"/v1/games/{game_id}", headers=headers)]
-                if deep:
-                    received.append(client.get(f"/v1/games/{game_id}/events", headers=headers))
-                    received.append(client.get(f"/v1/games/{game_id}/events?after={max(loaded.seq - 3, 0)}&wait=0.01",
-                                               headers=headers))
-                for response in received:
-                    assert response.status_code == 200
-                    text = response.get_data(as_text=True)
-                    assert seed not in text
-                    assert not leaks(response.get_json(), secrets, public), (viewer, leaks(response.get_json(), secrets, public))
-                    assert_no_hidden_predictions(response.get_json(), viewer)
-                checked += len(received)
-            acting = sorted(table.to_act(loaded.state))
-            seat = rng.choice(acting)
-            if deep:  # an illegal command's error body must not leak either
-                foreign = sorted(full_deck - hands[seat] - played)
-                if foreign:
-                    bad = {"type": "play", "card": rng.choice(foreign)}
-                    response = client.post(f"/v1/games/{game_id}/commands", json=bad, headers=viewers[seat])
-                    assert response.status_code in (409, 422)
-                    secrets = full_deck - played - hands[seat] - {bad["card"]}
-                    assert not leaks(response.get_json(), secrets, public)
-                    assert seed not in response.get_data(as_text=True)
-            command = rng.choice(table.legal_commands(loaded.state, seat))
-            response = client.post(f"/v1/games/{game_id}/commands", json=command, headers=viewers[seat])
-            assert response.status_code == 200, response.get_json()
-            if not response.get_json()["view"]["status"] == "finished":
-                secrets = full_deck - {e.data["card"] for e in store.read(game_id) if e.type == "CardPlayed"} \
-                    - set(response.get_json()["view"]["game_state"].get("hand") or ())
-                assert not leaks(response.get_json(), secrets, public)
-            step += 1
-        if number < 3:  # SSE, redacted while running, is checked against the finished feed below
-            for viewer, headers in viewers.items():
-                streamed = sse_events(client, game_id, headers)
-                assert streamed and not any(e["redacted"] for e in streamed)
-        # After the end everything is public, including the seed.
-        final = client.get(f"/v1/games/{game_id}/events?limit=500").get_json()["events"]
-        assert final[-1]["type"] == "SeedRevealed" and final[-1]["data"]["seed"] == seed
-        assert not any(e["redacted"] for e in final)
-    assert checked > 0
+        # SSE, redacted while running, is checked against the finished feed for the first games
+        scanned, _moves = play(client, app, game, players, rules, deck(players), public, rng, with_sse=number < 3)
+        checked += scanned
+    assert checked > GAMES_PER_KIND
 
 
 def assert_no_hidden_predictions(body, viewer):
@@ -166,3 +109,81 @@ def test_sse_while_running_is_redacted_for_each_viewer(client, app):
         assert hands[seat] and all(h is None for i, h in enumerate(hands) if i != seat)
     spectator = [e for e in sse_events(client, game_id, {}) if e["type"] == "HandsDealt"][0]
     assert all(h is None for h in spectator["data"]["hands"])
+
+
+def play(client, app, game, players, rules, full_deck, public, rng, with_sse) -> tuple[int, int]:
+    """One game to its end with random legal commands, every response scanned (also by
+    ``python -m soak``); (responses scanned, moves). At every step each seat's and a spectator's
+    view and summary, every seventh step the event page, a long poll and an illegal command's
+    error body; the first games' SSE; after the end, the whole feed and the seed in the clear."""
+    handler = app.extensions["stich"].handler
+    store = app.extensions["stich"].store
+    body = {"game": game, "players": players, "rules": rules, "seats": [{"kind": "human"}] * players}
+    game_id = client.post("/v1/games", json=body).get_json()["id"]
+    viewers: dict = {s: auth(client.post(f"/v1/games/{game_id}/seats/{s}").get_json()["token"])
+                     for s in range(players)}
+    viewers[None] = {}  # a spectator
+    seed = store.load_secret(game_id)
+    checked = step = 0
+    while True:
+        loaded = handler.load(game_id)
+        if loaded.state.status == "finished":
+            break
+        table = handler.table
+        hands = {s: set(table.view(loaded.state, s)["game_state"].get("hand") or ()) for s in range(players)}
+        played = {e.data["card"] for e in store.read(game_id) if e.type == "CardPlayed"}
+        deep = step % 7 == 0
+        for viewer, headers in viewers.items():
+            secrets = full_deck - played - (hands[viewer] if viewer is not None else set())
+            received = [client.get(f"/v1/games/{game_id}/view", headers=headers),
+                        client.get(f"/v1/games/{game_id}", headers=headers)]
+            if deep:
+                received.append(client.get(f"/v1/games/{game_id}/events", headers=headers))
+                received.append(client.get(f"/v1/games/{game_id}/events?after={max(loaded.seq - 3, 0)}&wait=0.01",
+                                           headers=headers))
+            for response in received:
+                scan(response, secrets, public, seed, f"seat {viewer} at seq {loaded.seq} ({response.request.path})")
+                assert_no_hidden_predictions(response.get_json(), viewer)
+            checked += len(received)
+        seat = rng.choice(sorted(table.to_act(loaded.state)))
+        if deep:  # an illegal command's error body must not leak either
+            foreign = sorted(full_deck - hands[seat] - played)
+            if foreign:
+                card = rng.choice(foreign)
+                response = client.post(f"/v1/games/{game_id}/commands", json={"type": "play", "card": card},
+                                       headers=viewers[seat])
+                if response.status_code not in (409, 422):
+                    raise AssertionError(f"playing a foreign card answered {response.status_code}: {response.get_json()}")
+                scan(response, full_deck - played - hands[seat] - {card}, public, seed, f"error body for seat {seat}")
+                checked += 1
+        response = client.post(f"/v1/games/{game_id}/commands", json=rng.choice(table.legal_commands(loaded.state, seat)),
+                               headers=viewers[seat])
+        if response.status_code != 200:
+            raise AssertionError(f"a legal command answered {response.status_code}: {response.get_json()}")
+        answer = response.get_json()
+        if answer["view"]["status"] != "finished":
+            secrets = full_deck - {e.data["card"] for e in store.read(game_id) if e.type == "CardPlayed"} \
+                - set(answer["view"]["game_state"].get("hand") or ())
+            scan(response, secrets, public, seed, f"command answer to seat {seat}")
+        checked += 1
+        step += 1
+    if with_sse:  # redacted while running; after the end, the whole feed in the clear
+        for headers in viewers.values():
+            streamed = sse_events(client, game_id, headers)
+            if not streamed or any(e["redacted"] for e in streamed):
+                raise AssertionError(f"SSE of finished game {game_id} is empty or still redacted")
+            checked += 1
+    final = client.get(f"/v1/games/{game_id}/events?limit=500").get_json()["events"]
+    if final[-1]["type"] != "SeedRevealed" or final[-1]["data"]["seed"] != seed or any(e["redacted"] for e in final):
+        raise AssertionError(f"finished game {game_id}: the seed is not revealed last, or events are still redacted")
+    return checked + 1, step
+
+
+def scan(response, secrets: set[str], public: set[str], seed: str, where: str) -> None:
+    if response.status_code >= 500 or (response.request.method == "GET" and response.status_code != 200):
+        raise AssertionError(f"{where}: {response.status_code} {response.get_data(as_text=True)[:300]}")
+    if seed in response.get_data(as_text=True):
+        raise AssertionError(f"{where}: the seed is in the response")
+    found = leaks(response.get_json(), secrets, public)
+    if found:
+        raise AssertionError(f"{where}: hidden cards {found[:5]}")
