@@ -29,6 +29,7 @@ from typing import Iterator
 import redis
 
 from .problems import Problem
+from .ratelimit import window_counts, window_now
 
 ACTIVE_HORIZON_S = 24 * 3600
 API_KEY_HEADER = "X-API-Key"
@@ -87,14 +88,9 @@ class QuotaKeeper:
         q = self.quotas
         now = time.time()
         if q.creates:
-            index = int(now // q.create_window_s)
-            key = f"{self.prefix}:quota:create:{address}:{index}"
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.incr(key)
-            pipe.expire(key, q.create_window_s * 2)
-            count = pipe.execute()[0]
+            index, retry = window_now(q.create_window_s)
+            [count] = window_counts(self.redis, [f"{self.prefix}:quota:create:{address}:{index}"], q.create_window_s)
             if count > q.creates:
-                retry = max(1, int((index + 1) * q.create_window_s - now + 0.999))
                 raise Problem(429, "create_quota", f"more than {q.creates} games created in {q.create_window_s}s "
                               f"from this address; retry after {retry}s", headers={"Retry-After": str(retry)},
                               limit=q.creates, window_s=q.create_window_s)

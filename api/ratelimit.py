@@ -37,6 +37,23 @@ class Limits:
                    window_s=int(os.environ.get("STICH_RATE_LIMIT_WINDOW", 10)))
 
 
+def window_counts(client: redis.Redis, keys: list[str], window_s: int) -> list[int]:
+    """Count one more in each fixed-window counter (``keys`` hold the window's index); each
+    expires once its window is over, so nothing needs cleaning up."""
+    pipe = client.pipeline(transaction=False)
+    for key in keys:
+        pipe.incr(key)
+        pipe.expire(key, window_s * 2)
+    return pipe.execute()[::2]
+
+
+def window_now(window_s: int) -> tuple[int, int]:
+    """The current window's index, and the seconds until the next one begins (for Retry-After)."""
+    now = time.time()
+    index = int(now // window_s)
+    return index, max(1, int((index + 1) * window_s - now + 0.999))
+
+
 class RateLimiter:
     def __init__(self, client: redis.Redis, limits: Limits, prefix: str = "stich"):
         self.redis = client
@@ -47,9 +64,7 @@ class RateLimiter:
         if not self.limits.enabled:
             return
         window = self.limits.window_s
-        now = time.time()
-        index = int(now // window)
-        retry_after = max(1, int((index + 1) * window - now + 0.999))
+        index, retry_after = window_now(window)
         checks = []
         if self.limits.per_address and address:
             checks.append((f"{self.prefix}:rl:a:{address}:{index}", self.limits.per_address, "address"))
@@ -57,11 +72,7 @@ class RateLimiter:
             checks.append((f"{self.prefix}:rl:t:{token_hash}:{index}", self.limits.per_token, "token"))
         if not checks:
             return
-        pipe = self.redis.pipeline(transaction=False)
-        for key, _, _ in checks:
-            pipe.incr(key)
-            pipe.expire(key, window * 2)
-        counts = pipe.execute()[::2]
+        counts = window_counts(self.redis, [key for key, _, _ in checks], window)
         for (key, limit, kind), count in zip(checks, counts):
             if count > limit:
                 raise Problem(429, "rate_limited", f"more than {limit} writes in {window}s from this {kind}; "

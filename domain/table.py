@@ -268,8 +268,9 @@ class Table:
         """Whether a deal or the seed reveal is due (the handler then fetches the seed)."""
         if state.status != "active":
             return False
+        # A deal ceiling is only ever reached with a deal pending, so it needs no check of its own.
         return (state.game.is_finished(state.inner) or state.cut_short is not None
-                or state.game.pending_deal(state.inner) is not None or self._ceiling_reached(state) is not None)
+                or state.game.pending_deal(state.inner) is not None or state.events >= state.limits.max_events)
 
     def system_command(self, state: TableState, seed_hex: str | None) -> dict | None:
         """The command the system must issue now (a deal, the seed reveal), if any."""
