@@ -66,6 +66,7 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
         runtime.store, connect_blocking(redis_url, BLOCK_S, max_connections=max_watched), max_games=max_watched,
         on_batch=runtime.handler.advance)
 
+    from .audit import exports
     from .feed import feed
     from .games import games
     from .meta import meta
@@ -73,6 +74,7 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     app.register_blueprint(meta)
     app.register_blueprint(games)
     app.register_blueprint(feed)
+    app.register_blueprint(exports)
     app.before_request(refuse_unknown_query)
     request_log.install(app)
 

@@ -28,6 +28,7 @@ SHAPE_VIOLATIONS = (UnknownCard, UnknownCommand, InvalidCommand)
 def summary(loaded: Loaded) -> dict:
     body = {"id": loaded.game_id}
     body.update(runtime().handler.table.summary(loaded.state))
+    body["head"] = loaded.head
     return body
 
 
@@ -68,7 +69,12 @@ def list_games():
 @games.get("/games/<game_id>")
 def get_game(game_id: str):
     loaded = runtime().handler.load(game_id)
-    return game_response(summary(loaded), loaded.seq)
+    body = summary(loaded)
+    if loaded.state.status == "finished":  # only a finished game can have been imported
+        origin = runtime().store.load_origin(game_id)
+        if origin is not None:
+            body["imported_from"] = origin
+    return game_response(body, loaded.seq)
 
 
 @games.post("/games/<game_id>/seats/<int:seat>")
@@ -103,13 +109,23 @@ def take_seat(game_id: str, seat: int):
 
 
 @games.get("/games/<game_id>/view")
+@query_params("at")
 def view(game_id: str):
     rt = runtime()
     loaded = rt.handler.load(game_id)
     seat = viewer_seat(game_id, required=False)
     body = {"id": game_id}
-    body.update(rt.handler.table.view(loaded.state, seat))
-    return game_response(body, loaded.seq)
+    if request.args.get("at") is None:
+        body.update(rt.handler.table.view(loaded.state, seat))
+        return game_response(body, loaded.seq)
+    # A past moment: hidden then is hidden now, unless the game has finished since (then a
+    # replay shows every hand). ``seq`` is the moment shown; ``latest_seq`` the game's own.
+    at = int_arg("at", loaded.seq, 1, loaded.seq)
+    past = rt.handler.load_at(game_id, at)
+    body.update(rt.handler.table.view(past.state, seat, reveal=rt.handler.table.is_finished(loaded.state)))
+    body["at"] = at
+    body["latest_seq"] = loaded.seq
+    return game_response(body, at)
 
 
 @games.post("/games/<game_id>/commands")

@@ -1,60 +1,340 @@
-"""Offline verification of a finished game's deals, from its events alone.
+"""The offline verifier: check a finished game's export without trusting the server.
 
-An auditor needs no trust in the server: given the events and the revealed
-seed, ``verify_deals`` checks the seed against the commitment in the first
-event, folds every event in order, and wherever the system dealt cards
-recomputes that deal with the documented keyed shuffle and compares it event
-by event. Preset deals are checked against the preset recorded in the
-first event.
+An export (``GET /v1/games/{id}/export``, docs/events.md) is a header line and
+then every event. ``verify`` checks, in this order, and stops at the first
+event that is wrong, naming it and saying why:
+
+1. the header and the envelope of every event; seqs run 1, 2, 3 … (a missing
+   or moved event is named where its place is);
+2. the game has finished and its revealed seed matches ``seed_sha256``, the
+   commitment in its first event;
+3. the hash chain (``domain.chain``): every event's hash from its content,
+   the hash before it and the seed; optionally that the last hash is a head
+   the auditor kept from the server (then everything up to it is the history
+   the server showed);
+4. the rules: the first events are what creating a game with its recorded
+   rules and seats gives; every deal is the one the seed and the seats'
+   entropy give (or the recorded preset); every seat's events are exactly what
+   one of the commands legal for that seat at that moment gives (the verifier
+   finds that command among the seat's legal commands); the system's events
+   (deals, a ceiling, the seed reveal) are exactly the ones due;
+5. the final scores, recomputed from the replay, equal the header's.
+
+It needs no server and no Redis: only these rules and the standard library.
 """
 from __future__ import annotations
 
-from typing import Sequence
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
 
+from . import chain
 from .errors import RuleViolation
-from .event import Event
+from .event import Event, Visibility
 from .shuffle import seed_commitment
-from .table import Table, TableState
+from .table import FINAL_EVENT, Table, TableState
+from .upcast import UnknownVersion, upcast
+
+FORMAT = "stich-export"
+FORMAT_VERSION = 1
+ENVELOPE = ("seq", "type", "v", "at", "actor", "visibility", "data", "hash")
+HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-def verify_deals(table: Table, events: Sequence[Event]) -> list[str]:
-    """Problems found (an empty list means every deal is the one the seed gives)."""
-    if not events or events[0].type != "GameCreated":
-        return ["the first event is not GameCreated"]
-    revealed = [e for e in events if e.type == "SeedRevealed"]
-    if not revealed:
-        return ["the seed has not been revealed (the game has not finished)"]
-    seed_hex = revealed[-1].data["seed"]
-    problems = []
-    if seed_commitment(bytes.fromhex(seed_hex)) != events[0].data["seed_sha256"]:
-        problems.append("the revealed seed does not match the commitment in GameCreated")
-    state = TableState()
-    i = 0
-    deals = 0
-    while i < len(events):
-        command = table.system_command(state, seed_hex) if table.needs_system(state) else None
-        expected = []
-        if command and command["type"] == "deal":
-            try:
-                expected = table.decide(state, None, command)
-            except RuleViolation:  # mid-batch, the state may not accept a deal at all
-                expected = []
-        # A deal falls due only between batches; inside a batch (a deal's last
-        # trick followed by the game's end) the next event is not a deal at all.
-        if expected and events[i].type == expected[0].type:
-            actual = list(events[i:i + len(expected)])
-            if [(e.type, e.data) for e in expected] != [(e.type, e.data) for e in actual]:
-                problems.append(f"deal {command['deal']} at event {i + 1} is not the one the seed gives")
-            deals += 1
-            state = table.fold(state, expected)  # go on from the deal the seed gives
-            i += len(expected)
+@dataclass(frozen=True)
+class Finding:
+    """The first thing wrong: the event (seq) it is found at, or None for the file as a whole."""
+
+    seq: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return self.message if self.seq is None else f"event {self.seq}: {self.message}"
+
+
+@dataclass
+class Report:
+    game_id: str | None = None
+    game: str | None = None
+    events: int = 0
+    deals: int = 0
+    commands: int = 0
+    head: str | None = None
+    scores: dict | None = None
+    passed: list[str] = field(default_factory=list)  # the checks that held, in order
+    problem: Finding | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    def lines(self) -> list[str]:
+        """The report ``stich verify`` prints."""
+        out = [f"game {self.game_id or '?'} ({self.game or '?'}): {self.events} events, {self.deals} deal(s), "
+               f"{self.commands} seat commands"]
+        out += [f"  ok    {check}" for check in self.passed]
+        if self.problem is not None:
+            out.append(f"  FAIL  {self.problem}")
+        else:
+            out.append(f"  head  {self.head}")
+            if self.scores is not None:
+                out.append(f"  final totals {self.scores.get('totals')}, ranking {self.scores.get('ranking')}")
+        out.append("VERIFIED" if self.ok else "NOT VERIFIED")
+        return out
+
+
+class Failed(Exception):
+    def __init__(self, seq: int | None, message: str):
+        super().__init__(message)
+        self.finding = Finding(seq, message)
+
+
+def parse_lines(text: str) -> list[dict]:
+    """An export's JSON lines (blank lines skipped); raises Failed naming the first line that is not JSON."""
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
             continue
         try:
-            state = table.evolve(state, events[i])
-        except Exception as exc:  # an event that cannot follow from the ones before it
-            problems.append(f"event {i + 1} ({events[i].type}) does not follow from the events before it: {exc!r}")
+            record = json.loads(line)
+        except ValueError as exc:
+            raise Failed(None, f"line {number} is not JSON: {exc}") from None
+        if not isinstance(record, dict):
+            raise Failed(None, f"line {number} is not a JSON object")
+        records.append(record)
+    return records
+
+
+Progress = Callable[[int, int], None]  # (events replayed, events in all)
+
+
+def verify_text(table: Table, text: str, head: str | None = None, progress: Progress | None = None) -> Report:
+    try:
+        records = parse_lines(text)
+    except Failed as failed:
+        return Report(problem=failed.finding)
+    return verify(table, records, head, progress)
+
+
+def verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None = None,
+           progress: Progress | None = None) -> Report:
+    """Check an export's records (the header, then the events); ``head``: a head hash to pin.
+    ``progress`` is called as the replay goes on (a long game takes seconds)."""
+    report = Report()
+    try:
+        _verify(table, records, head, report, progress or (lambda done, total: None))
+    except Failed as failed:
+        report.problem = failed.finding
+    return report
+
+
+def _verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None, report: Report,
+            progress: Progress) -> None:
+    if not records:
+        raise Failed(None, "the file is empty")
+    header, events = records[0], list(records[1:])
+    if header.get("format") != FORMAT:
+        raise Failed(None, f"line 1 is not a stich export header (format {header.get('format')!r}, expected {FORMAT!r})")
+    if header.get("version") != FORMAT_VERSION:
+        raise Failed(None, f"export format version {header.get('version')!r}; this verifier reads {FORMAT_VERSION}")
+    report.game_id, report.game = header.get("game_id"), header.get("game")
+    report.events = len(events)
+    events = _check_envelopes(events)
+    report.passed.append(f"{len(events)} events in order, seq 1..{len(events)}")
+    if header.get("events") != len(events):
+        raise Failed(None, f"the header says {header.get('events')} events, the file holds {len(events)}")
+
+    seed_hex = _check_seed(events)
+    report.passed.append("the revealed seed matches the commitment published in event 1")
+    _check_chain(events, seed_hex, head, header)
+    report.head = events[-1]["hash"]
+    report.passed.append("the hash chain holds from the first event to the last"
+                         + (", through the head you gave" if head else ""))
+
+    state = _replay(table, events, seed_hex, report, progress)
+    report.passed.append(f"every deal is the one the seed gives ({report.deals} deals)")
+    report.passed.append(f"every seat's events follow from a legal command ({report.commands} commands), "
+                         "every system event is the one due")
+    scores = table.summary(state)["scores"]
+    report.scores = scores
+    if "scores" in header and header["scores"] != scores:
+        raise Failed(None, f"the header's final scores {header['scores']} are not the recomputed {scores}")
+    report.passed.append("the final scores are the recomputed ones")
+
+
+def _check_envelopes(events: list[Mapping[str, Any]]) -> list[dict]:
+    out = []
+    for index, raw in enumerate(events):
+        place, line = index + 1, index + 2
+        missing = [key for key in ENVELOPE if key not in raw]
+        if missing:
+            raise Failed(raw.get("seq", place), f"line {line} lacks {missing}")
+        if raw["seq"] != place:
+            if isinstance(raw["seq"], int) and raw["seq"] > place:
+                raise Failed(place, f"is missing or out of order: line {line} holds event {raw['seq']} where "
+                                    f"event {place} belongs")
+            raise Failed(place, f"is out of order: line {line} holds seq {raw['seq']!r} where event {place} belongs")
+        if raw.get("redacted"):
+            raise Failed(place, "is redacted: the export was made while the game ran, for one seat; "
+                                "only a finished game's export holds every card")
+        try:
+            version, data = upcast(raw["type"], raw["v"], raw["data"])
+        except UnknownVersion as exc:
+            raise Failed(place, str(exc)) from None
+        out.append({**raw, "upcast_v": version, "upcast_data": data})
+    if not out:
+        raise Failed(None, "the export holds no events")
+    return out
+
+
+def _check_seed(events: list[dict]) -> str:
+    last = events[-1]
+    if last["type"] != FINAL_EVENT:
+        raise Failed(last["seq"], f"the game has not finished: its last event is {last['type']}, not {FINAL_EVENT}")
+    seed_hex = last["data"].get("seed")
+    if not isinstance(seed_hex, str) or not HEX64.fullmatch(seed_hex):
+        raise Failed(last["seq"], "SeedRevealed holds no 32-byte hex seed")
+    first = events[0]
+    if first["type"] != "GameCreated":
+        raise Failed(1, f"is {first['type']}, not GameCreated")
+    if seed_commitment(bytes.fromhex(seed_hex)) != first["data"].get("seed_sha256"):
+        raise Failed(last["seq"], "SeedRevealed: the seed does not match seed_sha256, the commitment in event 1")
+    return seed_hex
+
+
+def _check_chain(events: list[dict], seed_hex: str, head: str | None, header: Mapping[str, Any]) -> None:
+    previous = chain.GENESIS
+    for event in events:
+        if event["hash"] is None:
+            raise Failed(event["seq"], "has no hash: it was stored before the hash chain existed")
+        try:
+            expected = chain.link(previous, event, seed_hex)
+        except chain.NotCanonical as exc:
+            raise Failed(event["seq"], f"cannot be hashed: {exc}") from None
+        if event["hash"] != expected:
+            raise Failed(event["seq"], f"({event['type']}) does not match its hash: the event was changed, "
+                                       "or an event before it was removed or moved")
+        previous = expected
+    if header.get("head") is not None and header["head"] != previous:
+        raise Failed(None, "the header's head is not the last event's hash")
+    if head is not None and head not in {event["hash"] for event in events}:
+        raise Failed(events[-1]["seq"], f"the chain never reaches the head you gave ({head}): this is not the "
+                                        "history the server showed you")
+
+
+def _recorded(event: dict) -> tuple:
+    return (event["type"], event["upcast_v"], event["upcast_data"], event["visibility"], event["actor"])
+
+
+def _decided(event: Event, actor: int | str) -> tuple:
+    # Through JSON, as the store keeps it: tuples become lists.
+    return (event.type, event.v, json.loads(json.dumps(event.data)), event.visibility.to_json(), actor)
+
+
+def _difference(recorded: tuple, expected: tuple) -> str:
+    names = ("type", "v", "data", "visibility", "actor")
+    for name, have, want in zip(names, recorded, expected):
+        if have == want:
+            continue
+        if name == "data" and isinstance(have, dict) and isinstance(want, dict):
+            keys = sorted(k for k in set(have) | set(want) if have.get(k) != want.get(k))
+            return "; ".join(f"data.{k} is {json.dumps(have.get(k))} in the log, the rules give "
+                             f"{json.dumps(want.get(k))}" for k in keys)
+        return f"{name} is {json.dumps(have)} in the log, the rules give {json.dumps(want)}"
+    return "it matches"
+
+
+def _match(events: list[dict], at: int, decided: list[Event], actor: int | str) -> int:
+    """How many of ``decided`` (acted by ``actor``) equal the recorded events from index ``at``."""
+    count = 0
+    for offset, event in enumerate(decided):
+        if at + offset >= len(events) or _recorded(events[at + offset]) != _decided(event, actor):
             break
-        i += 1
-    if deals == 0:
-        problems.append("no deal was found to verify")
-    return problems
+        count += 1
+    return count
+
+
+def _expect(events: list[dict], at: int, decided: list[Event], actor: int | str, what: str) -> None:
+    matched = _match(events, at, decided, actor)
+    if matched == len(decided):
+        return
+    if at + matched >= len(events):
+        raise Failed(len(events), f"the log ends where {what} gives {decided[matched].type} next")
+    wrong = events[at + matched]
+    expected = _decided(decided[matched], actor)
+    raise Failed(wrong["seq"], f"({wrong['type']}) is not what {what} gives: "
+                               f"{_difference(_recorded(wrong), expected)}")
+
+
+def _to_domain(event: dict) -> Event:
+    return Event(event["type"], event["upcast_data"], Visibility.from_json(event["visibility"]), event["upcast_v"])
+
+
+def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, progress: Progress) -> TableState:
+    created = events[0]["upcast_data"]
+    try:
+        opening = table.create(created.get("game"), created.get("players"), created.get("rules"),
+                               [{"kind": s.get("kind"), **({"bot": s["bot"]} if s.get("bot") else {})}
+                                for s in created.get("seats", [])],
+                               created.get("preset_deals") or None, created.get("seed_sha256"),
+                               created.get("limits"))
+    except RuleViolation as exc:
+        raise Failed(1, f"(GameCreated) records a game that cannot be created: {exc}") from None
+    _expect(events, 0, opening, "system", "creating a game with these rules and seats")
+    state = table.fold(TableState(), opening)
+    at = len(opening)
+    while at < len(events):
+        if table.needs_system(state):
+            command = table.system_command(state, seed_hex)
+            decided = table.decide(state, None, command)
+            what = {"deal": f"deal {command.get('deal')} from the seed and the seats' entropy"
+                            + (" (a preset deal)" if command.get("deal", -1) < len(state.setup.preset_deals) else ""),
+                    "end_game": f"the ceiling {command.get('reason')}",
+                    "reveal_seed": "the seed reveal"}.get(command["type"], command["type"])
+            _expect(events, at, decided, "system", what)
+            report.deals += command["type"] == "deal"
+        else:
+            decided = _seat_events(table, state, events, at)
+            report.commands += events[at]["actor"] != "system"
+        state = table.fold(state, decided)
+        at += len(decided)
+        progress(at, len(events))
+    if not table.is_finished(state):
+        raise Failed(len(events), "the replay does not finish the game")
+    return state
+
+
+def _seat_events(table: Table, state: TableState, events: list[dict], at: int) -> list[Event]:
+    """The events of the command that the event at ``at`` starts: the one legal command whose
+    events are exactly the recorded ones (the log keeps events, not commands)."""
+    event = events[at]
+    actor = event["actor"]
+    if actor == "system":  # a human seat taken: the only command the system sends on a seat's behalf
+        data = event["upcast_data"]
+        command = {"type": "take_seat", "seat": data.get("seat"), "entropy": data.get("entropy", "")}
+        try:
+            decided = table.decide(state, None, command)
+        except RuleViolation as exc:
+            raise Failed(event["seq"], f"({event['type']}) by the system is not allowed now: {exc}") from None
+        _expect(events, at, decided, "system", "taking that seat")
+        return decided
+    if not isinstance(actor, int) or not 0 <= actor < state.players:
+        raise Failed(event["seq"], f"({event['type']}) names actor {actor!r}, not a seat of this game")
+    legal = table.legal_commands(state, actor)
+    best: tuple[int, list[Event], dict] | None = None
+    for command in legal:
+        decided = table.decide(state, actor, command)
+        matched = _match(events, at, decided, actor)
+        if matched == len(decided):
+            return decided
+        if best is None or matched > best[0]:
+            best = (matched, decided, command)
+    if not legal:
+        raise Failed(event["seq"], f"({event['type']}) by seat {actor}: seat {actor} may not act now "
+                                   f"(to act: {sorted(table.to_act(state))})")
+    if best[0] == 0:
+        raise Failed(event["seq"], f"({event['type']}) by seat {actor} is what no legal command gives; "
+                                   f"legal now: {json.dumps(legal)}")
+    _expect(events, at, best[1], actor, f"seat {actor}'s command {json.dumps(best[2])}")
+    return best[1]  # not reached: _expect raised

@@ -9,10 +9,11 @@ A game is a set of pure functions over its own immutable state::
     evolve(state, event) -> State                       no checks
     to_act(state) -> frozenset[int]                     several seats when simultaneous
     legal_commands(state, seat) -> list[dict]           each postable as it is
-    view(state, seat | None) -> dict                    None = spectator
+    view(state, seat | None, reveal=False) -> dict      None = spectator; reveal: every hand
     is_finished(state) -> bool
     scores(state) -> dict                               public totals and ranking
     deal_ceiling(setup) -> int                          the most deals a game may take
+    transcript(events) -> list[str]                     the deals as Markdown, for people
 
 Commands and event data are plain JSON-shaped dicts so that a command a client
 posts, a command in ``legal``, and a command a bot picks are the same object.
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .event import Event
 
@@ -78,7 +79,10 @@ class Game(ABC):
     def legal_commands(self, state: Any, seat: int) -> list[dict]: ...
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> dict: ...
+    def view(self, state: Any, seat: int | None, reveal: bool = False) -> dict:
+        """What ``seat`` sees (None: a spectator). ``reveal`` shows every seat's hand as it is now,
+        as a finished game's past views do (``GET …/view?at=``): once a game has finished
+        nothing in it is secret, so a replay may show what each seat held at every moment."""
 
     @abstractmethod
     def is_finished(self, state: Any) -> bool: ...
@@ -93,6 +97,17 @@ class Game(ABC):
         """The most deals, thrown-in ones included, that a game of these rules is dealt before
         the table cuts it short. Generous: a game played by its rules stays far below it; it
         exists so that a game whose deals never count (everyone always passes) still ends."""
+
+
+    @abstractmethod
+    def transcript(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        """The game's deals as Markdown lines, in the game's own terms: per deal the hands, the
+        bidding or announcements, every trick with its winner and points, and the score sheet.
+
+        ``events`` are the JSON objects the API serves (``seq``, ``type``, ``v``, ``data``,
+        ``actor``, ``redacted``…), already redacted for the reader: a field withheld from the
+        reader is missing, and a seat's entry in a per-seat list is null. The transcript shows
+        what the reader may see and says "hidden" for the rest; it never fails on redacted data."""
 
 
 def rank_places(totals: list[int | float], higher_is_better: bool = True) -> list[int]:

@@ -326,10 +326,11 @@ class Table:
             out["seed"] = state.seed
         return out
 
-    def view(self, state: TableState, seat: int | None) -> dict:
+    def view(self, state: TableState, seat: int | None, reveal: bool = False) -> dict:
+        """``reveal``: every hand, for a past moment of a game that has finished since."""
         out = self.summary(state)
         out["viewer"] = seat
         # A game's view shows every hand once the game is finished.
-        out["game_state"] = state.game.view(state.inner, seat) if state.inner is not None else None
+        out["game_state"] = state.game.view(state.inner, seat, reveal) if state.inner is not None else None
         out["legal"] = self.legal_commands(state, seat) if seat is not None else []
         return out

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
+from domain.chain import GENESIS
 from domain.errors import RuleViolation
 from domain.event import Event
 from domain.shuffle import seed_commitment
@@ -26,6 +27,8 @@ from .codec import StoredEvent, decode, encode
 from .store import EventStore, Span
 
 MAX_RETRIES = 8
+CHECKPOINT_EVERY = 64  # past states kept per game for ``load_at``: any past moment folds at most this many events
+PAST_GAMES = 64  # games whose past states are kept
 
 
 class UnknownGame(Exception):
@@ -64,6 +67,7 @@ class Loaded:
     game_id: str
     state: TableState
     seq: int
+    head: str | None = None  # the hash of event ``seq`` (None for events from before the chain)
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,8 @@ class CommandHandler:
         self.cache_size = cache_size
         self.clock = clock
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._past: OrderedDict[str, dict[int, Loaded]] = OrderedDict()
+        self._seeds: OrderedDict[str, str] = OrderedDict()  # each hash is salted with the game's seed
         self._lock = threading.Lock()
 
     # -- loading -----------------------------------------------------------
@@ -105,8 +111,8 @@ class CommandHandler:
         if cached is None:
             restored = snapshot.load(self.store.load_snapshot(game_id))
             if restored:
-                snap_seq, snap_state = restored
-                cached = Loaded(game_id, snap_state, snap_seq)
+                snap_seq, snap_state, snap_head = restored
+                cached = Loaded(game_id, snap_state, snap_seq, snap_head)
             else:
                 cached = Loaded(game_id, TableState(), 0)
         events = self.store.read(game_id, after=cached.seq)
@@ -116,11 +122,40 @@ class CommandHandler:
         self._remember(loaded)
         return loaded
 
+    def load_at(self, game_id: str, seq: int) -> Loaded:
+        """The game right after event ``seq`` (1 ≤ seq ≤ the game's seq; the caller checks).
+
+        Stepping through a finished game asks for every seq in turn, so the fold
+        keeps a checkpoint every ``CHECKPOINT_EVERY`` events: a past moment then
+        costs at most that many events read and folded, not a replay from seq 1."""
+        with self._lock:
+            checkpoints = self._past.get(game_id) or {}
+            if checkpoints:
+                self._past.move_to_end(game_id)
+        start = max((s for s in checkpoints if s <= seq), default=0)
+        loaded = checkpoints.get(start) or Loaded(game_id, TableState(), 0)
+        events = self.store.read(game_id, after=start, until=seq)
+        if loaded.seq + len(events) != seq:
+            raise UnknownGame(f"game {game_id!r} has no event {seq}")
+        found = {}
+        state, head = loaded.state, loaded.head
+        for event in events:
+            state, head = self.table.evolve(state, event.to_domain()), event.hash
+            if event.seq % CHECKPOINT_EVERY == 0:
+                found[event.seq] = Loaded(game_id, state, event.seq, head)
+        if found:
+            with self._lock:
+                self._past.setdefault(game_id, {}).update(found)
+                self._past.move_to_end(game_id)
+                while len(self._past) > PAST_GAMES:
+                    self._past.popitem(last=False)
+        return Loaded(game_id, state, seq, head)
+
     def _fold(self, loaded: Loaded, events: list[StoredEvent]) -> Loaded:
         if not events:
             return loaded
         state = self.table.fold(loaded.state, (e.to_domain() for e in events))
-        return Loaded(loaded.game_id, state, events[-1].seq)
+        return Loaded(loaded.game_id, state, events[-1].seq, events[-1].hash)
 
     def _remember(self, loaded: Loaded) -> None:
         with self._lock:
@@ -164,10 +199,23 @@ class CommandHandler:
         # The secret is stored before the first event exists, so no reader can
         # ever see a game whose seed is missing.
         self.store.save_secret(game_id, seed_hex)
-        at = self.clock()
-        payloads = [encode(e, at, actor) for e, actor in batch]
+        payloads = self._encode(batch, Loaded(game_id, TableState(), 0), seed_hex)
         result = self.store.append(game_id, payloads, expected_seq=0)
         if not result.ok:  # a 64-bit id collision; vanishingly rare, but never merge two games
+            raise Contention("game id collision, try again")
+        return self._after_append(game_id, Loaded(game_id, TableState(), 0), result.first_seq, payloads)
+
+    def import_game(self, records: list[dict], seed_hex: str, origin: dict) -> Outcome:
+        """Store a verified finished game's events, exactly as exported (hashes included),
+        under a new id. The caller has verified them: nothing here checks the rules."""
+        payloads = [json.dumps({key: record[key] for key in ("type", "v", "data", "at", "actor", "visibility",
+                                                             "hash")}, separators=(",", ":"))
+                    for record in records]
+        game_id = secrets.token_hex(8)
+        self.store.save_secret(game_id, seed_hex)
+        self.store.save_origin(game_id, origin)
+        result = self.store.append(game_id, payloads, expected_seq=0)
+        if not result.ok:
             raise Contention("game id collision, try again")
         return self._after_append(game_id, Loaded(game_id, TableState(), 0), result.first_seq, payloads)
 
@@ -188,6 +236,7 @@ class CommandHandler:
             if prior:
                 return self._replay_answer(game_id, prior, digest)
         loaded = self.load(game_id, fresh=False)
+        seed_hex = self._seed(game_id)
         fresh = False
         for _ in range(MAX_RETRIES):
             if expected_seq is not None and expected_seq != loaded.seq:
@@ -204,9 +253,8 @@ class CommandHandler:
                 return self._raise_unless_done_before(game_id, idem, digest, violation)
             state = self.table.fold(loaded.state, decided)
             batch = [(e, "system" if actor is None else actor) for e in decided]
-            batch += self._system_events(state, None, game_id)
-            at = self.clock()
-            payloads = [encode(e, at, a) for e, a in batch]
+            batch += self._system_events(state, seed_hex)
+            payloads = self._encode(batch, loaded, seed_hex)
             result = self.store.append(game_id, payloads, expected_seq=loaded.seq, idempotency_key=idem,
                                        fingerprint=digest)
             if result.status == "duplicate":
@@ -226,12 +274,37 @@ class CommandHandler:
                 return self._replay_answer(game_id, prior, digest)
         raise error
 
-    def _system_events(self, state: TableState, seed_hex: str | None, game_id: str | None = None) -> list[tuple[Event, str]]:
+    def _seed(self, game_id: str) -> str:
+        """The game's secret seed (it deals, salts every hash and is revealed at the end), kept
+        for the games this process serves so that a move costs no extra round trip."""
+        with self._lock:
+            seed_hex = self._seeds.get(game_id)
+            if seed_hex is not None:
+                self._seeds.move_to_end(game_id)
+                return seed_hex
+        seed_hex = self.store.load_secret(game_id)
+        if seed_hex is None:
+            raise UnknownGame(f"no game {game_id!r}")
+        with self._lock:
+            self._seeds[game_id] = seed_hex
+            while len(self._seeds) > self.cache_size:
+                self._seeds.popitem(last=False)
+        return seed_hex
+
+    def _encode(self, batch: list[tuple[Event, int | str]], before: Loaded, seed_hex: str) -> list[str]:
+        """The batch's payloads, each event chained to the one before it (from ``before.head``)."""
+        at = self.clock()
+        previous = before.head or GENESIS  # a game from before the chain starts one at its next event
+        payloads = []
+        for offset, (event, actor) in enumerate(batch, start=1):
+            payload, previous = encode(event, at, actor, before.seq + offset, previous, seed_hex)
+            payloads.append(payload)
+        return payloads
+
+    def _system_events(self, state: TableState, seed_hex: str) -> list[tuple[Event, str]]:
         """Deals and the seed reveal that are due after ``state``, folded in order."""
         out: list[tuple[Event, str]] = []
         while self.table.needs_system(state):
-            if seed_hex is None:
-                seed_hex = self.store.load_secret(game_id)
             command = self.table.system_command(state, seed_hex)
             if command is None:
                 break
@@ -247,7 +320,7 @@ class CommandHandler:
         loaded = self._fold(before, mine)
         self._remember(loaded)
         if loaded.seq // self.snapshot_every > before.seq // self.snapshot_every:
-            self.store.save_snapshot(game_id, snapshot.dump(loaded.seq, loaded.state))
+            self.store.save_snapshot(game_id, snapshot.dump(loaded.seq, loaded.state, loaded.head))
         for listener in self.listeners:
             listener(loaded, mine)
         return Outcome(game_id, mine, loaded)

@@ -33,8 +33,13 @@ class GameKeys:
     def seats(self) -> str:
         return self._key("seats")
 
+    @property
+    def origin(self) -> str:
+        """An imported game's origin (the exporting server's game id and head)."""
+        return self._key("origin")
+
     def all(self) -> list[str]:
-        return [self.events, self.idem, self.snap, self.secret, self.seats]
+        return [self.events, self.idem, self.snap, self.secret, self.seats, self.origin]
 
 
 def index_key(prefix: str = "stich") -> str:

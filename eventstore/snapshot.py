@@ -26,18 +26,18 @@ def _rules_code_version() -> str:
 CODE_VERSION = _rules_code_version()
 
 
-def dump(seq: int, state) -> bytes:
-    return pickle.dumps((CODE_VERSION, seq, state), protocol=pickle.HIGHEST_PROTOCOL)
+def dump(seq: int, state, head: str | None) -> bytes:
+    return pickle.dumps((CODE_VERSION, seq, state, head), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def load(blob: bytes | None):
-    """(seq, state) from a snapshot made by this code, else None."""
+    """(seq, state, head hash) from a snapshot made by this code, else None."""
     if not blob:
         return None
     try:
-        version, seq, state = pickle.loads(blob)
-    except Exception:  # a snapshot is only a cache: never fail a load over it
+        version, seq, state, head = pickle.loads(blob)
+    except Exception:  # a snapshot is only a cache: never fail a load over it (older ones had no head)
         return None
     if version != CODE_VERSION:
         return None
-    return seq, state
+    return seq, state, head

@@ -10,6 +10,7 @@ from a retry.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -140,3 +141,11 @@ class EventStore:
 
     def delete_seat_credential(self, game_id: str, seat: int) -> None:
         self.redis.hdel(self.keys(game_id).seats, str(seat))
+
+    # -- imported games ------------------------------------------------------
+    def save_origin(self, game_id: str, origin: dict) -> None:
+        self.redis.set(self.keys(game_id).origin, json.dumps(origin, separators=(",", ":")))
+
+    def load_origin(self, game_id: str) -> dict | None:
+        raw = self.redis.get(self.keys(game_id).origin)
+        return None if raw is None else json.loads(raw)

@@ -1,4 +1,5 @@
-"""The ``stich`` command: ``serve`` (everything in one command) and ``worker``."""
+"""The ``stich`` command: ``serve`` (everything in one command), ``worker``, and the
+auditor's ``verify`` (offline, no server) and ``import``."""
 from __future__ import annotations
 
 import argparse
@@ -13,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 
+from .auditor import AuditError, import_export, verify_export
 from .redis_server import PrivateRedis
 from .supervisor import Supervisor, private_server, process
 from .web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
@@ -113,6 +115,14 @@ def worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def verify(args: argparse.Namespace) -> int:
+    return verify_export(args.source, args.head)
+
+
+def import_game(args: argparse.Namespace) -> int:
+    return import_export(args.source, args.server, args.api_key)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stich", description="stich game server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -129,10 +139,22 @@ def main(argv: list[str] | None = None) -> int:
     p_worker = sub.add_parser("worker", help="run a bot worker (needs REDIS_URL)")
     p_worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     p_worker.set_defaults(func=worker)
+    p_verify = sub.add_parser("verify", help="check a game's export offline: hash chain, seed, deals, every "
+                              "command, scores (exit 0 verified, 1 not)")
+    p_verify.add_argument("source", help="an export file, - for stdin, or a URL (a game's URL means its export)")
+    p_verify.add_argument("--head", help="a head hash you kept from the server: the chain must pass through it")
+    p_verify.set_defaults(func=verify)
+    p_import = sub.add_parser("import", help="load a verified finished export into a server as a read-only game")
+    p_import.add_argument("source", help="an export file, - for stdin, or a URL")
+    p_import.add_argument("--server", default=os.environ.get("STICH_SERVER", "http://127.0.0.1:8000"),
+                          help="the server to import into (default: $STICH_SERVER or http://127.0.0.1:8000)")
+    p_import.add_argument("--api-key", default=os.environ.get("STICH_API_KEY"),
+                          help="an operator key, if the server requires one to create games")
+    p_import.set_defaults(func=import_game)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except StartupError as exc:
+    except (StartupError, AuditError) as exc:
         print(f"stich: {exc}", file=sys.stderr)
         return 2
 

@@ -11,7 +11,7 @@ them.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .. import errors
 from ..event import Event
@@ -26,6 +26,7 @@ from .ramsch import settle_ramsch
 from .ruleset import config_from_rules, validate_presets, validate_rules
 from .settlement import settle, to_json as settlement_json
 from .state import ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, NAMING, PLAY, PUSH, SCHIEBER, State
+from .transcript import transcript as render_transcript
 from .view import view as build_view
 
 # command type -> the phase that accepts it
@@ -181,21 +182,24 @@ class Schafkopf(Game):
 
     # -- reading ----------------------------------------------------------
     def to_act(self, state: State) -> frozenset[int]:
+        # A past view (``?at=``) may show a moment inside one command's events, where a phase is
+        # about to end (every seat announced, no namer left, the last trick taken): nobody acts then.
         if state.phase == DOPPELN:
-            return frozenset({doppeln.speaker(state)})
+            done = len(state.doppeln) >= len(doppeln.speakers(state))
+            return frozenset() if done else frozenset({doppeln.speaker(state)})
         if state.phase == EXCHANGE:
             return frozenset({state.contract.declarer})
         if state.phase == ANNOUNCE:
-            return frozenset({announcement.announcer(state)})
+            return frozenset({announcement.announcer(state)}) if len(state.announcements) < PLAYERS else frozenset()
         if state.phase == NAMING:
-            return frozenset({state.namers[0]})
+            return frozenset(state.namers[:1])
         if state.phase == AUCTION:
             return frozenset({auction.bidder(state)})
         if state.phase == SCHIEBER:
             return frozenset({schieberrunde.speaker(state)})
         if state.phase == PUSH:
             return frozenset({schieberrunde.pusher(state)})
-        if state.phase == PLAY:
+        if state.phase == PLAY and state.trick is not None:
             return frozenset({state.trick.next_to_play(PLAYERS)})
         return frozenset()
 
@@ -221,11 +225,14 @@ class Schafkopf(Game):
             out.append({"type": "stoss"})
         return out
 
-    def view(self, state: State, seat: int | None) -> dict:
-        out = build_view(state, seat, finished=self.is_finished(state))
+    def view(self, state: State, seat: int | None, reveal: bool = False) -> dict:
+        out = build_view(state, seat, finished=self.is_finished(state), reveal=reveal)
         out["to_act"] = sorted(self.to_act(state))
         out["scores"] = self.scores(state)
         return out
+
+    def transcript(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        return render_transcript(events)
 
     def deal_ceiling(self, setup: Setup) -> int:
         # Thrown-in deals (which may not count) and Schieberrunden come on top of ``deals``.

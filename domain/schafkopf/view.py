@@ -17,7 +17,10 @@ from .stoss import CALLS
 from .state import DEALING, FINISHED, State
 
 
-def view(state: State, seat: int | None, finished: bool) -> dict:
+def view(state: State, seat: int | None, finished: bool, reveal: bool = False) -> dict:
+    """``reveal`` (a finished game's past view) shows what ``finished`` shows, with ``hands``
+    the cards each seat holds at this moment and ``dealt`` the hands as dealt."""
+    finished = finished or reveal
     contract = state.contract
     partner = None
     if contract is not None and state.partner is not None:
@@ -59,7 +62,11 @@ def view(state: State, seat: int | None, finished: bool) -> dict:
         "schieberrunde": _schieber_view(state, seat, finished),
         "schieberrunde_next": state.schieber_due,
     }
-    if finished:
+    if reveal:
+        out["hands"] = [list(sort_hand(hand)) for hand in state.hands] if state.hands else [[]] * PLAYERS
+        out["dealt"] = [list(hand) for hand in state.dealt] if state.dealt else [[]] * PLAYERS
+        out["tricks"] = [{"winner": w, **t.to_json()} for w, t in state.tricks]
+    elif finished:
         out["hands"] = [list(hand) for hand in state.dealt]
         out["tricks"] = [{"winner": w, **t.to_json()} for w, t in state.tricks]
     return out

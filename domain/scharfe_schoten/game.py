@@ -8,7 +8,7 @@ will see it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .. import errors
 from ..event import Event, nobody, only_seat, per_seat
@@ -21,6 +21,7 @@ from .presets import preset_deal, validate_presets
 from .ruleset import validate_rules
 from .scoring import score_prediction
 from .state import Prediction, State
+from .transcript import transcript as render_transcript
 from .views import game_view
 
 
@@ -262,8 +263,11 @@ class ScharfeSchoten(Game):
         held = {colour_of(card) for card in state.cupboard}
         return [{"type": "take", "colour": colour} for colour in COLOURS if colour in held]
 
-    def view(self, state: State, seat: int | None) -> dict:
-        return game_view(state, seat, self.to_act(state))
+    def view(self, state: State, seat: int | None, reveal: bool = False) -> dict:
+        return game_view(state, seat, self.to_act(state), reveal)
+
+    def transcript(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        return render_transcript(events)
 
     def deal_ceiling(self, setup: Setup) -> int:
         return 2 * setup.rules["rounds"]  # every deal counts: the game takes exactly ``rounds``

@@ -30,7 +30,8 @@ def _trick(trick, winner: int | None = None) -> dict | None:
     return out
 
 
-def game_view(state: State, seat: int | None, to_act: frozenset[int]) -> dict:
+def game_view(state: State, seat: int | None, to_act: frozenset[int], reveal: bool = False) -> dict:
+    """``reveal`` (a finished game's past view) shows every hand, the cupboard and the predictions."""
     finished = state.phase == "finished"
     dealt = bool(state.numbers)
     own = seat is not None and 0 <= seat < len(state.hands)
@@ -48,7 +49,7 @@ def game_view(state: State, seat: int | None, to_act: frozenset[int]) -> dict:
         "ranking": list(colour_ranking(state.numbers)) if dealt else None,
         "super_trumps": list(super_trumps(state.numbers)) if dealt else None,
         "starter": state.starter,
-        "predictions": _predictions(state, seat, state.revealed or finished),
+        "predictions": _predictions(state, seat, state.revealed or finished or reveal),
         "predictions_revealed": state.revealed,
         "current_trick": _trick(state.trick) if state.phase in ("playing", "taking") else None,
         "last_trick": _trick(state.last_trick, state.last_winner),
@@ -58,10 +59,10 @@ def game_view(state: State, seat: int | None, to_act: frozenset[int]) -> dict:
         "totals": list(state.totals),
         "to_act": sorted(to_act),
     }
-    if finished:
+    if finished or reveal:
         # Nothing is secret any more: every hand, the cupboard and the collections' values.
-        view["hands"] = [list(hand) for hand in state.hands]
+        view["hands"] = [list(hand) for hand in state.hands] if state.hands else [[] for _ in range(state.players)]
         view["cupboard"] = list(state.cupboard)
         view["collection_cards"] = [list(cards) for cards in state.collections]
-        view["ranking_places"] = list(state.ranking) if state.ranking else None
+        view["ranking_places"] = list(state.ranking) if state.ranking and finished else None
     return view

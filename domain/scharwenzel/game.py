@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .. import errors
 from ..event import Event, per_seat
@@ -14,6 +14,7 @@ from .cards import SUITS, Ranking, deal_packets, deck
 from .rules import validate_presets, validate_rules
 from .scoring import score_deal, side_of, threads_won
 from .state import Preset, Sheet, State
+from .transcript import transcript
 from .views import render_view
 
 # Fields each command may carry besides "type".
@@ -258,8 +259,8 @@ class Scharwenzel(Game):
         n = state.players
         if state.phase == "bidding":
             return frozenset({(state.forehand + len(state.bids)) % n})
-        if state.phase == "naming":
-            return frozenset({state.high_bid.seat})
+        if state.phase == "naming":  # inside the last pass's events (a past view) nobody has bid yet
+            return frozenset({state.high_bid.seat}) if state.high_bid is not None else frozenset()
         if state.phase == "tout":
             return frozenset({(state.forehand + state.tout_asked) % n})
         if state.phase == "playing":
@@ -283,10 +284,13 @@ class Scharwenzel(Game):
             return [{"type": "play", "card": c} for c in self._playable(state, seat)]
         return []
 
-    def view(self, state: State, seat: int | None) -> dict:
-        out = render_view(state, seat)
+    def view(self, state: State, seat: int | None, reveal: bool = False) -> dict:
+        out = render_view(state, seat, reveal)
         out["to_act"] = sorted(self.to_act(state))
         return out
+
+    def transcript(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        return transcript(events)
 
     def deal_ceiling(self, setup: Setup) -> int:
         # By threads, a deal may score little: 40 deals a thread is far more than any game took.

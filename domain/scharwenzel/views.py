@@ -6,9 +6,10 @@ from .scoring import side_of
 from .state import State
 
 
-def render_view(state: State, seat: int | None) -> dict:
+def render_view(state: State, seat: int | None, reveal: bool = False) -> dict:
+    """``reveal`` (a finished game's past view) shows every hand as it is now."""
     n = state.players
-    show_all = state.finished
+    show_all = state.finished or reveal
     hand = None
     if seat is not None and 0 <= seat < n and state.hands:
         hand = list(sort_hand(state.hands[seat], n))
@@ -37,7 +38,7 @@ def render_view(state: State, seat: int | None) -> dict:
                   "bock_value": state.bock_value},
     }
     if show_all:
-        out["hands"] = [list(sort_hand(h, n)) for h in state.hands]
+        out["hands"] = [list(sort_hand(h, n)) for h in state.hands] if state.hands else [[] for _ in range(n)]
         out["starting_hands"] = [list(sort_hand(h, n)) for h in state.starting]
         out["winner"] = state.winner
     return out

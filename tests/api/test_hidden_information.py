@@ -145,6 +145,9 @@ def play(client, app, game, players, rules, full_deck, public, rng, with_sse) ->
                 scan(response, secrets, public, seed, f"seat {viewer} at seq {loaded.seq} ({response.request.path})")
                 assert_no_hidden_predictions(response.get_json(), viewer)
             checked += len(received)
+            if deep:  # the audit routes: the export, the transcript, and a view of a random past moment
+                checked += scan_audit_routes(client, handler, store, game_id, viewer, headers, secrets, full_deck,
+                                             public, seed, rng.randint(1, loaded.seq))
         seat = rng.choice(sorted(table.to_act(loaded.state)))
         if deep:  # an illegal command's error body must not leak either
             foreign = sorted(full_deck - hands[seat] - played)
@@ -177,6 +180,48 @@ def play(client, app, game, players, rules, full_deck, public, rng, with_sse) ->
     if final[-1]["type"] != "SeedRevealed" or final[-1]["data"]["seed"] != seed or any(e["redacted"] for e in final):
         raise AssertionError(f"finished game {game_id}: the seed is not revealed last, or events are still redacted")
     return checked + 1, step
+
+
+def public_values(obj, public: set[str]) -> set[str]:
+    """Every string found under a key in ``public`` (anywhere in ``obj``)."""
+    found: set[str] = set()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key in public:
+                found |= set(TOKEN.findall(json.dumps(value)))
+            else:
+                found |= public_values(value, public)
+    elif isinstance(obj, list):
+        for value in obj:
+            found |= public_values(value, public)
+    return found
+
+
+def scan_audit_routes(client, handler, store, game_id, viewer, headers, secrets, full_deck, public, seed,
+                      at) -> int:
+    """A running game's export and transcript withhold what the viewer may not see, and a past
+    view withholds what was hidden then (cards since played included)."""
+    where = f"seat {viewer} of running game {game_id}"
+    export = client.get(f"/v1/games/{game_id}/export", headers=headers)
+    assert export.status_code == 200, export.status_code
+    lines = [json.loads(line) for line in export.get_data(as_text=True).splitlines()]
+    if seed in export.get_data(as_text=True) or leaks(lines, secrets, public):
+        raise AssertionError(f"{where}: the export leaks {leaks(lines, secrets, public)[:5]} (or the seed)")
+    assert_no_hidden_predictions({"events": lines[1:]}, viewer)
+    transcript = client.get(f"/v1/games/{game_id}/transcript", headers=headers).get_data(as_text=True)
+    # Text has no keys: the cards that public metadata names (super trumps, the trump order) are not secret.
+    named = public_values(handler.table.view(handler.load(game_id).state, viewer), public)
+    shown = [token for token in TOKEN.findall(transcript) if token in secrets - named]
+    if shown or seed in transcript:
+        raise AssertionError(f"{where}: the transcript shows hidden cards {shown[:5]} (or the seed)")
+    past = handler.load_at(game_id, at)
+    state = handler.table.view(past.state, viewer)["game_state"] or {}
+    played_then = {e.data["card"] for e in store.read(game_id, until=at) if e.type == "CardPlayed"}
+    secrets_then = full_deck - played_then - set(state.get("hand") or ())
+    response = client.get(f"/v1/games/{game_id}/view?at={at}", headers=headers)
+    scan(response, secrets_then, public, seed, f"{where}, view at {at}")
+    assert_no_hidden_predictions(response.get_json(), viewer)
+    return 3
 
 
 def scan(response, secrets: set[str], public: set[str], seed: str, where: str) -> None:

@@ -5,6 +5,7 @@ import ast
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,23 @@ def test_walkthrough_plays_a_game_to_the_final_scores(server):
     scores, seed = ast.literal_eval(lines[-2]), lines[-1]  # python reprs printed by the walkthrough
     assert len(scores["totals"]) == 3 and sorted(scores["ranking"])[0] == 1
     assert re.fullmatch(r"[0-9a-f]{64}", seed)
+
+
+def test_audit_walkthrough_verifies_a_game_and_catches_a_forged_card(server, tmp_path):
+    block = re.search(r"<!-- audit -->\n```bash\n(.*?)```", README, re.S).group(1)
+    # `stich` from this interpreter's environment, even when the venv is not activated
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**os.environ, "STICH": server["url"] + "/v1", "PATH": path}
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
+                            text=True, timeout=240, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr + result.stdout
+    out = result.stdout
+    assert out.count("VERIFIED") == 2 and "NOT VERIFIED" in out  # the real game, then the forged one
+    assert "FAIL  event 7: (HandsDealt)" in out, out
+    assert "not verified, as it should be" in out
+    assert "# Schafkopf: game " in out and re.search(r"imported game [0-9a-f]{16} as [0-9a-f]{16}", out)
+    hands = next(line for line in out.splitlines() if line.startswith("[["))
+    assert len(ast.literal_eval(hands)) == 4
 
 
 def test_quick_start_test_command_is_what_ci_runs():

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from domain.chain import GENESIS
 from domain.event import Event, only_seat
 from eventstore.codec import encode
 from eventstore.keys import GameKeys
@@ -28,8 +29,11 @@ def game_id():
     return "t" + secrets.token_hex(8)
 
 
+SEED = "00" * 32  # the chain's salt; these tests check the store, not the chain
+
+
 def payload(n: int) -> str:
-    return encode(Event("Counted", {"n": n}), "2026-01-01T00:00:00.000Z", "system")
+    return encode(Event("Counted", {"n": n}), "2026-01-01T00:00:00.000Z", "system", n, GENESIS, SEED)[0]
 
 
 class TestAppend:
@@ -127,7 +131,7 @@ class TestRead:
 
     def test_event_envelope_round_trips(self, store, game_id):
         event = Event("PredictionMade", {"seat": 1, "most": "R"}, only_seat(1, "seat"))
-        store.append(game_id, [encode(event, "2026-01-01T00:00:00.000Z", 1)], expected_seq=0)
+        store.append(game_id, [encode(event, "2026-01-01T00:00:00.000Z", 1, 1, GENESIS, SEED)[0]], expected_seq=0)
         stored = store.read(game_id)[0]
         assert stored.to_domain() == event
         assert (stored.seq, stored.actor, stored.at) == (1, 1, "2026-01-01T00:00:00.000Z")

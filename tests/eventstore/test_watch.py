@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from domain.chain import GENESIS
 from domain.event import Event
 from eventstore.codec import encode
 from eventstore.connection import connect, connect_blocking
@@ -16,8 +17,11 @@ from eventstore.watch import StreamWatcher, WatchLimit
 BLOCK_S = 0.3  # short blocks, so readers notice quickly that nobody waits any more
 
 
+SEED = "00" * 32  # the chain's salt; these tests check the store, not the chain
+
+
 def payload(n: int) -> str:
-    return encode(Event("Counted", {"n": n}), "2026-01-01T00:00:00.000Z", "system")
+    return encode(Event("Counted", {"n": n}), "2026-01-01T00:00:00.000Z", "system", n, GENESIS, SEED)[0]
 
 
 def make_watcher(url: str, max_games: int = 8, recent: int = 256) -> StreamWatcher:

@@ -1,0 +1,39 @@
+"""A game as Markdown for people: the table's frame around the game's own deals.
+
+The frame says what every game shares (the game, the seats, the rules, the
+seed, the final standings); each game's ``transcript`` writes its deals in its
+own terms. Both read the events as the reader may see them, so a transcript of
+a running game withholds exactly what the feed withholds.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping, Sequence
+
+from .game import Game
+
+
+def render(game: Game, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+           viewer: int | None) -> str:
+    """``summary`` is the game's public summary (``Table.summary`` with its ``id``)."""
+    lines = [f"# {game.title}: game {summary.get('id', '')}", ""]
+    lines.append(f"- status: {summary['status']}" + (f" (cut short: {summary['cut_short']})"
+                                                     if summary.get("cut_short") else ""))
+    lines.append(f"- players: {summary['players']}")
+    lines.append("- seats: " + ", ".join(
+        f"{s['seat']} {s['kind']}" + (f" ({s['bot']})" if s.get("bot") else "") for s in summary["seats"]))
+    lines.append("- rules: " + ", ".join(f"{key} {json.dumps(value)}" for key, value in summary["rules"].items()))
+    lines.append(f"- seed commitment: `{summary['seed_sha256']}`")
+    if summary.get("seed"):
+        lines.append(f"- seed (revealed): `{summary['seed']}`")
+    lines.append("- written for: " + ("everyone (the game has finished)" if summary["status"] == "finished"
+                                      else "a spectator" if viewer is None else f"seat {viewer}"))
+    lines.append("")
+    lines += game.transcript(events)
+    scores = summary.get("scores")
+    if scores:
+        lines += ["", "## Standings", "", "| seat | total | place |", "|---|---|---|"]
+        ranking = scores.get("ranking") or [None] * len(scores["totals"])
+        for seat, (total, place) in enumerate(zip(scores["totals"], ranking)):
+            lines.append(f"| {seat} | {total} | {place if place is not None else ''} |")
+    return "\n".join(lines).rstrip() + "\n"

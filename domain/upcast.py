@@ -1,0 +1,44 @@
+"""Schema versions: every reader of events upcasts older versions to today's.
+
+An event's ``v`` is the schema version of its ``type``'s ``data``. Events are
+never rewritten in the store, so when a type's data changes shape its ``v``
+goes up and an upcaster here turns the old shape into the new one; everything
+that reads events (the fold, the feeds, the verifier) sees today's shape.
+
+Today every event type stich has ever written is at version 1 (docs/events.md
+lists them), so ``UPCASTERS`` is empty: the first change of a type's data adds
+its ``(type, old v)`` entry here, and the test of the stored fixtures
+(tests/fixtures/exports) keeps proving that games written today still replay.
+The envelope changed once: events stored before the hash chain carry no
+``hash``, which readers take as null.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+LATEST = 1  # the version every type is at today; a type that moves on gets its own entry in LATEST_BY_TYPE
+LATEST_BY_TYPE: dict[str, int] = {}
+# (type, v) -> a function from data of version v to data of version v + 1
+UPCASTERS: dict[tuple[str, int], Callable[[Mapping[str, Any]], dict]] = {}
+
+
+class UnknownVersion(ValueError):
+    """An event version this code does not know: written by a newer stich, or not by stich."""
+
+
+def latest(event_type: str) -> int:
+    return LATEST_BY_TYPE.get(event_type, LATEST)
+
+
+def upcast(event_type: str, version: Any, data: Any) -> tuple[int, Any]:
+    """(today's version, data in today's shape) of an event stored at ``version``."""
+    newest = latest(event_type)
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= newest:
+        raise UnknownVersion(f"{event_type} v{version!r} is not a version this stich knows "
+                             f"(it reads v1..v{newest}); a newer stich may have written it")
+    while version < newest:
+        step = UPCASTERS.get((event_type, version))
+        if step is None:
+            raise UnknownVersion(f"{event_type} v{version} has no upcaster to v{version + 1}")
+        data, version = step(data), version + 1
+    return version, data

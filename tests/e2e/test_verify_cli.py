@@ -1,0 +1,66 @@
+"""`stich verify` and `stich import` as a person runs them, against a real `stich serve`."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.e2e
+
+
+def stich(*args, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "stich.cli", *args], input=stdin, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.fixture(scope="module")
+def finished_game(server):
+    api = server["url"] + "/v1"
+    body = {"game": "scharwenzel", "players": 4, "rules": {"deals": 1}, "seats": [{"kind": "bot"}] * 4}
+    game_id = requests.post(f"{api}/games", json=body, timeout=10).json()["id"]
+    deadline = time.monotonic() + 60
+    while requests.get(f"{api}/games/{game_id}", timeout=10).json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.2)
+    return api, game_id
+
+
+def test_verify_takes_a_games_url_and_a_head(finished_game):
+    api, game_id = finished_game
+    head = requests.get(f"{api}/games/{game_id}", timeout=10).json()["head"]
+    result = stich("verify", f"{api}/games/{game_id}", "--head", head)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("VERIFIED") and head in result.stdout
+
+
+def test_verify_reads_stdin_and_fails_with_1_naming_the_event(finished_game):
+    api, game_id = finished_game
+    lines = requests.get(f"{api}/games/{game_id}/export", timeout=10).text.splitlines()
+    event = json.loads(lines[20])
+    event["at"] = "2000-01-01T00:00:00.000Z"
+    lines[20] = json.dumps(event)
+    result = stich("verify", "-", stdin="\n".join(lines))
+    assert result.returncode == 1 and f"FAIL  event {event['seq']}:" in result.stdout, result.stdout
+
+
+def test_unreadable_sources_exit_2_with_a_reason(server, tmp_path):
+    missing = stich("verify", str(tmp_path / "nope.ndjson"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    unknown = stich("verify", server["url"] + "/v1/games/0000000000000000")
+    assert unknown.returncode == 2 and "cannot fetch" in unknown.stderr
+
+
+def test_import_refuses_a_file_that_does_not_verify_and_sends_nothing(finished_game, tmp_path):
+    api, game_id = finished_game
+    lines = requests.get(f"{api}/games/{game_id}/export", timeout=10).text.splitlines()
+    forged = tmp_path / "forged.ndjson"
+    forged.write_text("\n".join(lines[:-1]) + "\n")  # the seed reveal removed: not finished
+    before = requests.get(f"{api}/games?status=finished&limit=1000", timeout=10).json()["games"]
+    result = stich("import", str(forged), "--server", api.removesuffix("/v1"))
+    assert result.returncode == 1 and "not imported" in result.stdout
+    after = requests.get(f"{api}/games?status=finished&limit=1000", timeout=10).json()["games"]
+    assert len(after) == len(before)
