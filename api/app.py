@@ -70,8 +70,10 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     from .feed import feed
     from .games import games
     from .meta import meta
+    from .play import play
 
     app.register_blueprint(meta)
+    app.register_blueprint(play)
     app.register_blueprint(games)
     app.register_blueprint(feed)
     app.register_blueprint(exports)

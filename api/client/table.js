@@ -1,0 +1,267 @@
+// The table: one view (GET /v1/games/{id}/view) drawn for a person, for every phase of every game.
+
+import { GAME_NAMES, describeCommand, parseCard, schafkopfGame, seatName, suitName } from "./cards.js";
+import { h } from "./dom.js";
+
+const PHASES = {
+  dealing: "Dealing", predicting: "Predicting", playing: "Playing", taking: "Taking from the cupboard",
+  finished: "Finished", announce: "Announcing", naming: "Naming the game", play: "Playing", doppeln: "Doppeln",
+  exchange: "Hochzeit exchange", auction: "Auction", schieber: "Schieberrunde", push: "Passing cards",
+  bidding: "Bidding", tout: "Tout round", waiting: "Waiting for players",
+};
+
+const PLACES = ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
+
+// A card face: rank and suit as text (the suit's colour only repeats what the text says).
+export function card(game, code, { legal = false, onclick = null, small = false, extra = "" } = {}) {
+  const parsed = parseCard(game, code);
+  const label = parsed ? parsed.name : code;
+  const classes = ["card", `game-${game}`, parsed ? `suit-${parsed.suit}` : "", small ? "small" : "", legal ? "legal" : "",
+    extra].filter(Boolean).join(" ");
+  const face = [h("span", { class: "rank", "aria-hidden": "true" }, parsed ? parsed.rank : code),
+    h("span", { class: "suit", "aria-hidden": "true" }, parsed ? parsed.suitText : "")];
+  if (!onclick) return h("span", { class: classes, role: "img", "aria-label": label, title: label, dataset: { card: code } }, face);
+  return h("button", {
+    type: "button", class: classes, title: label, "aria-label": legal ? `Play ${label}` : `${label} (not playable now)`,
+    disabled: !legal, dataset: { card: code, key: `card-${code}` }, onclick,
+  }, face);
+}
+
+function seatLabel(view, seat) {
+  const info = (view.seats || [])[seat] || {};
+  const role = seat === view.viewer ? "you" : info.kind === "bot" ? `bot: ${info.bot || "random"}` : info.taken ? "player" : "open";
+  return `${seatName(seat)} (${role})`;
+}
+
+function colourCounts(counts) {
+  if (!counts) return "";
+  return ["R", "G", "Y", "B"].map((c) => `${c} ${counts[c] ?? 0}`).join(" · ");
+}
+
+function toAct(view) {
+  return (view.game_state && view.game_state.to_act) || view.to_act || [];
+}
+
+function turnText(view) {
+  if (view.status === "finished") return "The game is over";
+  if (view.status === "waiting") return "Waiting for players to take their seats";
+  const acting = toAct(view);
+  if (!acting.length) return "Dealing…";
+  if (view.viewer !== null && view.viewer !== undefined && acting.includes(view.viewer)) {
+    return acting.length > 1 ? `Your turn (with ${acting.filter((s) => s !== view.viewer).map(seatName).join(", ")})` : "Your turn";
+  }
+  return `Waiting for ${acting.map(seatName).join(", ")}`;
+}
+
+function trickCards(game, trick, view) {
+  return h("ol", { class: "trick-cards" }, (trick.plays || []).map((p) => h("li", {
+    class: trick.winner === p.seat ? "winner" : "",
+  }, card(game, p.card), h("span", { class: "who" }, p.seat === view.viewer ? "you" : seatName(p.seat)))));
+}
+
+function trickSection(game, view) {
+  const state = view.game_state || {};
+  const current = state.current_trick;
+  const last = state.last_trick;
+  const parts = [h("h2", {}, "Trick")];
+  if (current && current.plays && current.plays.length) {
+    parts.push(h("p", { class: "note" }, `Led by ${seatName(current.leader)}`), trickCards(game, current, view));
+  } else if (current) {
+    parts.push(h("p", { class: "note" }, `${seatName(current.leader)} leads`));
+  }
+  if (last && (!current || !current.plays || !current.plays.length)) {
+    const winner = last.winner ?? (state.tricks && state.tricks.length ? state.tricks[state.tricks.length - 1].winner : null);
+    parts.push(h("p", { class: "note" }, winner != null ? `Last trick, won by ${seatName(winner)}` : "Last trick"),
+      trickCards(game, { ...last, winner }, view));
+  }
+  if (parts.length === 1) parts.push(h("p", { class: "note" }, "No cards on the table"));
+  return h("section", { id: "trick", "aria-label": "Trick" }, parts);
+}
+
+// What each game adds to a seat's box.
+function seatExtras(game, view, seat) {
+  const s = view.game_state || {};
+  const out = [];
+  if (game === "scharfe-schoten") {
+    if (s.hand_colours) out.push(h("p", {}, `Hand colours: ${colourCounts(s.hand_colours[seat])}`));
+    const p = (s.predictions || [])[seat];
+    if (p) {
+      out.push(h("p", { class: "prediction" }, p.most
+        ? `Prediction: most ${suitName(game, p.most)}, fewest ${suitName(game, p.fewest)}`
+        : p.made ? "Prediction: made (hidden)" : "Prediction: not yet"));
+    }
+    if (s.collections) out.push(h("p", { class: "collection" }, `Collection: ${colourCounts(s.collections[seat])}`));
+  } else if (game === "schafkopf") {
+    if (s.dealer === seat) out.push(h("p", {}, "Dealer"));
+    if (s.tricks_taken) out.push(h("p", {}, `Tricks: ${s.tricks_taken[seat]}`));
+    if (s.declared && s.declared.declarer === seat) out.push(h("p", { class: "badge" }, "Declarer"));
+    if (s.partner === seat) out.push(h("p", { class: "badge" }, "Partner"));
+  } else if (game === "scharwenzel") {
+    if (s.sides) out.push(h("p", {}, `Side ${s.sides[seat]}`));
+    if (s.dealer === seat) out.push(h("p", {}, "Dealer"));
+    if (s.forehand === seat) out.push(h("p", {}, "Forehand"));
+  }
+  return out;
+}
+
+function seatsSection(game, view) {
+  const s = view.game_state || {};
+  const acting = toAct(view);
+  const shown = s.hands; // every hand: a finished game, or a replay of one
+  return h("section", { id: "seats", "aria-label": "Seats" }, h("ul", {}, (view.seats || []).map((info, seat) => {
+    const size = s.hand_sizes ? s.hand_sizes[seat] : null;
+    return h("li", {
+      class: ["seat", acting.includes(seat) ? "to-act" : "", seat === view.viewer ? "me" : ""].filter(Boolean).join(" "),
+      dataset: { seat },
+    },
+    h("h3", {}, seatLabel(view, seat), acting.includes(seat) ? h("span", { class: "marker" }, " ▶ to act") : null),
+    size !== null && size !== undefined ? h("p", {}, `${size} card${size === 1 ? "" : "s"} in hand`) : null,
+    seatExtras(game, view, seat),
+    shown && shown[seat] && shown[seat].length ? h("div", { class: "shown-hand", "aria-label": `Hand of ${seatName(seat)}` },
+      shown[seat].map((c) => card(game, c, { small: true }))) : null);
+  })));
+}
+
+function list(items) {
+  return items.length ? h("ul", {}, items.map((i) => h("li", {}, i))) : h("p", { class: "note" }, "none yet");
+}
+
+function infoSection(game, view) {
+  const s = view.game_state;
+  if (!s) return h("section", { id: "game-info" }, h("p", {}, "The game starts when every seat is taken."));
+  const parts = [h("h2", {}, "Game")];
+  if (game === "scharfe-schoten") {
+    parts.push(h("p", {}, `Round ${s.round} of ${s.rounds} · starter ${seatName(s.starter)}`));
+    if (s.ranking) {
+      parts.push(h("p", { id: "ranking" }, "Colour ranking: ",
+        s.ranking.map((c) => `${suitName(game, c)} (${s.numbers[c]})`).join(" > ")));
+    }
+    if (s.super_trumps) {
+      parts.push(h("div", { class: "row" }, h("span", {}, "Super trumps: "), s.super_trumps.map((c) => card(game, c, { small: true }))));
+    }
+    parts.push(h("p", { id: "cupboard" }, `Cupboard: ${colourCounts(s.cupboard_colours)}`,
+      s.taker !== null && s.taker !== undefined ? ` · ${seatName(s.taker)} takes next` : ""));
+  } else if (game === "schafkopf") {
+    parts.push(h("p", {}, `Deal ${s.deal + 1} of ${s.deals} · dealer ${seatName(s.dealer)}`,
+      s.multiplier > 1 ? ` · multiplier ×${s.multiplier}` : "", s.stock ? ` · stock ${s.stock}` : ""));
+    parts.push(h("h3", {}, "Announcements"), list((s.announcements || []).map((a) =>
+      `${seatName(a.seat)}: ${{ pass: "Weiter", play: "Ich spiele", hochzeit: "Hochzeit" }[a.intent] || a.intent}`)));
+    if (s.naming && s.naming.length) {
+      parts.push(h("h3", {}, "Named"), list(s.naming.map((n) => `${seatName(n.seat)}: ${n.game ? schafkopfGame(n.game, n.suit) : "Weiter"}`)));
+    }
+    if (s.declared) {
+      const d = s.declared;
+      parts.push(h("p", { id: "declared", class: "badge" }, d.declarer == null ? schafkopfGame(d.game, d.suit)
+        : `${seatName(d.declarer)} plays ${schafkopfGame(d.game, d.suit)}`));
+      if (d.called_ace) parts.push(h("div", { class: "row", id: "called-ace" }, h("span", {}, "Called: "), card(game, d.called_ace, { small: true })));
+    }
+    if (s.stoss && s.stoss.length) parts.push(h("h3", {}, "Stoß"), list(s.stoss.map((x) => `${seatName(x.seat)}: ${x.call}`)));
+    if (s.doppeln && s.doppeln.length) {
+      parts.push(h("h3", {}, "Doppeln"), list(s.doppeln.map((x) => `${seatName(x.seat)}: ${x.call || (x.double ? "Ich dopple" : "Weiter")}`)));
+    }
+    for (const key of ["hochzeit", "auction", "schieberrunde"]) {
+      if (s[key]) parts.push(h("p", {}, `${key[0].toUpperCase()}${key.slice(1)}: ${JSON.stringify(s[key])}`));
+    }
+    if (s.card_points) parts.push(h("p", {}, `Card points: declarers ${s.card_points.declarers}, defenders ${s.card_points.defenders}`));
+    if (s.last_deal) {
+      const d = s.last_deal;
+      parts.push(h("p", { class: "last-deal" }, `Last deal: ${d.game ? schafkopfGame(d.game, d.suit) : "thrown in"}`,
+        d.won === undefined ? "" : d.won ? " won" : " lost", d.value !== undefined ? `, value ${d.value}` : ""));
+    }
+  } else if (game === "scharwenzel") {
+    parts.push(h("p", {}, `Deal ${s.deal + 1} · dealer ${seatName(s.dealer)} · forehand ${seatName(s.forehand)}`));
+    parts.push(h("h3", {}, "Bids"), list((s.bidding || []).map((b) =>
+      `${seatName(b.seat)}: ${b.passed ? "pass" : `${b.value}${b.besser ? " besser" : ""}`}`)));
+    if (s.trumps) {
+      parts.push(h("p", { id: "trumps", class: "badge" }, `Trumps: ${suitName(game, s.trumps.suit)}`,
+        s.trumps.after_all_passed ? " (all passed)" : s.trumps.named_by != null ? `, named by ${seatName(s.trumps.named_by)}` : ""));
+      parts.push(h("div", { class: "row" }, h("span", {}, "Trump order: "), s.trumps.order.map((c) => card(game, c, { small: true }))));
+    }
+    if (s.tout) parts.push(h("p", { class: "badge" }, `Tout announced by ${seatName(s.tout.announced_by)} (side ${s.tout.side})`));
+    if (s.tricks_taken) parts.push(h("p", {}, `Tricks: side 0 ${s.tricks_taken[0]}, side 1 ${s.tricks_taken[1]}`));
+    if (s.last_deal_score) {
+      const d = s.last_deal_score;
+      parts.push(h("p", { class: "last-deal" }, `Last deal: tricks ${d.tricks.join(" : ")}, points ${d.points.join(" : ")}`,
+        d.hooks && (d.hooks[0] || d.hooks[1]) ? `, hooks ${d.hooks.join(" : ")}` : "", d.bock ? " (Bock)" : ""));
+    }
+  }
+  return h("section", { id: "game-info", "aria-label": "Game" }, parts);
+}
+
+function scoreSheet(game, view) {
+  const scores = view.scores || {};
+  const seats = (view.seats || []).map((_, seat) => seat);
+  const head = h("tr", {}, h("th", { scope: "col" }, ""), seats.map((seat) => h("th", { scope: "col" }, seatLabel(view, seat))));
+  const rows = [];
+  const per = scores.rounds || scores.deals || [];
+  per.forEach((points, i) => rows.push(h("tr", {}, h("th", { scope: "row" }, `${game === "scharfe-schoten" ? "Round" : "Deal"} ${i + 1}`),
+    seats.map((seat) => h("td", {}, points[seat] ?? "")))));
+  rows.push(h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"), seats.map((seat) => h("td", {}, (scores.totals || [])[seat] ?? ""))));
+  if (scores.ranking) {
+    rows.push(h("tr", { class: "ranking" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, PLACES[scores.ranking[seat]] || scores.ranking[seat]))));
+  }
+  const parts = [h("table", { id: "score-sheet" }, h("caption", {}, "Score sheet"), h("thead", {}, head), h("tbody", {}, rows))];
+  if (game === "scharwenzel" && scores.sides) {
+    const sides = scores.sides;
+    parts.push(h("table", { id: "side-sheet" }, h("caption", {}, "Sides"),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "Side 0 (even seats)"), h("th", { scope: "col" }, "Side 1 (odd seats)"))),
+      h("tbody", {}, ["points", "threads", "hooks", "total_threads"].map((key) =>
+        h("tr", {}, h("th", { scope: "row" }, key.replace("_", " ")), h("td", {}, sides[key][0]), h("td", {}, sides[key][1]))))),
+    sides.bock_carried ? h("p", {}, `Bock carried: ${sides.bock_carried}`) : null);
+  }
+  if (game === "schafkopf" && scores.stock) parts.push(h("p", {}, `Stock: ${scores.stock}`));
+  return h("section", { id: "scores", "aria-label": "Scores" }, parts);
+}
+
+function handSection(game, view, onCommand) {
+  const s = view.game_state || {};
+  if (!s.hand) return null;
+  const playable = new Map(view.legal.filter((c) => c.type === "play").map((c) => [c.card, c]));
+  return h("section", { id: "hand", "aria-label": "Your hand" }, h("h2", {}, "Your hand"),
+    s.hand.length ? h("div", { class: "cards" }, s.hand.map((code) => card(game, code, {
+      legal: playable.has(code),
+      onclick: onCommand ? () => onCommand(playable.get(code)) : null,
+    }))) : h("p", { class: "note" }, "No cards"));
+}
+
+function movesSection(game, view, onCommand) {
+  const other = (view.legal || []).filter((c) => c.type !== "play");
+  if (!other.length || !onCommand) return null;
+  return h("section", { id: "moves", "aria-label": "Your move" }, h("h2", {}, "Your move"),
+    h("div", { class: "buttons" }, other.map((command, i) => h("button", {
+      type: "button", class: "move legal", dataset: { command: JSON.stringify(command), key: `move-${JSON.stringify(command)}`, index: i },
+      onclick: () => onCommand(command),
+    }, describeCommand(game, view, command)))));
+}
+
+function finalBanner(view) {
+  if (view.status !== "finished" || !view.scores) return null;
+  const { totals = [], ranking = [] } = view.scores;
+  const me = view.viewer;
+  const text = me !== null && me !== undefined && ranking.length
+    ? `Game over: you finished ${PLACES[ranking[me]] || ranking[me]} with ${totals[me]}`
+    : "Game over";
+  return h("p", { id: "final", class: "banner", role: "status" }, text, view.cut_short ? ` (cut short: ${view.cut_short})` : "");
+}
+
+// The whole table. ``onCommand`` is null when the view is read-only (spectating, replay).
+export function renderTable(view, { onCommand = null, connection = "", note = "" } = {}) {
+  const game = view.game;
+  const state = view.game_state || {};
+  const phase = view.status === "waiting" ? "waiting" : state.phase;
+  return h("div", { class: `table game-${game}` },
+    h("section", { id: "table-status", "aria-label": "Status" },
+      h("h1", {}, GAME_NAMES[game] || game, " ", h("span", { class: "game-id" }, view.id)),
+      h("p", {}, h("span", { id: "phase", dataset: { phase } }, `Phase: ${PHASES[phase] || phase}`), " · ",
+        h("span", { id: "turn", class: toAct(view).includes(view.viewer) ? "my-turn" : "" }, turnText(view)), " · ",
+        h("span", { id: "seq" }, `event ${view.seq}`), connection ? h("span", { id: "connection" }, ` · ${connection}`) : null),
+      note ? h("p", { id: "note", class: "note" }, note) : null),
+    finalBanner(view),
+    seatsSection(game, view),
+    trickSection(game, view),
+    infoSection(game, view),
+    movesSection(game, view, onCommand),
+    handSection(game, view, onCommand),
+    scoreSheet(game, view));
+}
+
