@@ -125,7 +125,8 @@ def test_an_altered_card_is_found_at_that_play(exports):
     _, _, records = exports["schafkopf"]
     index = first(records, "CardPlayed")
     seat = records[index]["actor"]
-    other = records[first(records, "HandsDealt")]["data"]["hands"][(seat + 1) % 4][0]  # a card seat never held
+    dealt = max(i for i in range(index) if records[i].get("type") == "HandsDealt")  # this card's deal
+    other = records[dealt]["data"]["hands"][(seat + 1) % 4][0]  # a card the seat does not hold
     forged = [dict(r) for r in records]
     forged[index] = {**forged[index], "data": {**forged[index]["data"], "card": other}}
     report = check(rechain(forged))

@@ -32,10 +32,12 @@ SHARED_EVENTS = {"SeatTaken", "GameStarted", "SeedRevealed"}
 @pytest.fixture(scope="module")
 def stich_client(tmp_path_factory):
     """The generated package, imported. The generator reads `application/yaml` (the media type of
-    GET /v1/openapi.yaml) as text: it has no YAML support of its own, and warns otherwise."""
+    GET /v1/openapi.yaml) as text and JSON Lines (`application/x-ndjson`: exports) as bytes: it
+    supports neither media type of its own, and warns otherwise."""
     out = tmp_path_factory.mktemp("generated")
     config = out / "config.yaml"
-    config.write_text("content_type_overrides:\n  application/yaml: text/yaml\n")
+    config.write_text("content_type_overrides:\n  application/yaml: text/yaml\n"
+                      "  application/x-ndjson: application/octet-stream\n")
     result = subprocess.run([str(GENERATOR), "generate", "--path", str(ROOT / "openapi.yaml"),
                              "--output-path", str(out / "stich_client"), "--meta", "none", "--config", str(config)],
                             capture_output=True, text=True, timeout=300)
