@@ -60,6 +60,29 @@ def rendered(game_id: str, events: list[StoredEvent], viewer: int | None, reveal
     return [watch.render(e, viewer, reveal) for e in events]
 
 
+class TurnViews:
+    """``views=true``: after the events that make it the seat's turn, its view as an ``event: view``
+    message, so a client moves with one request (the command) per move. The view comes from the
+    process's fold of the game, which the stream watcher keeps current, so it costs no round trip."""
+
+    def __init__(self, handler, game_id: str, seat: int):
+        self.handler, self.game_id, self.seat = handler, game_id, seat
+        self.sent = -1  # the seq of the last view sent: one per turn
+
+    def message(self, seq: int) -> str:
+        if seq <= self.sent:
+            return ""
+        loaded = self.handler.cached(self.game_id)
+        if loaded is None or loaded.seq < seq:
+            loaded = self.handler.load(self.game_id)
+        table = self.handler.table
+        if self.seat not in table.to_act(loaded.state) or loaded.seq <= self.sent:
+            return ""
+        self.sent = loaded.seq
+        body = {"id": self.game_id, **table.view(loaded.state, self.seat), "seq": loaded.seq}
+        return f"event: view\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
+
+
 @feed.get("/games/<game_id>/events")
 @query_params("after", "wait", "limit")
 def events(game_id: str):
@@ -87,10 +110,17 @@ def events(game_id: str):
 
 
 @feed.get("/games/<game_id>/events/stream")
-@query_params("after", "timeout")
+@query_params("after", "timeout", "views")
 def stream(game_id: str):
     loaded = current(game_id)
     seat = viewer_seat(game_id, required=False)
+    views = request.args.get("views")
+    if views not in (None, "true", "false"):
+        raise Problem(422, "validation_error", "views must be true or false", errors={"views": ["not a boolean"]})
+    if views == "true" and seat is None:
+        raise Problem(422, "validation_error", "views=true needs a seat token: a view is a seat's",
+                      errors={"views": ["needs a seat token"]})
+    turns = TurnViews(runtime().handler, game_id, seat) if views == "true" else None
     after = int_arg("after", 0, 0, MAX_SEQ)  # checked even when Last-Event-ID overrides it
     last_event_id = request.headers.get("Last-Event-ID")
     if last_event_id is not None:
@@ -129,6 +159,8 @@ def stream(game_id: str):
             yield "retry: 2000\n\n"
             if reveal and last >= loaded.seq:
                 return  # the game is over and the caller has every event
+            if turns is not None and last >= loaded.seq:  # caught up: if it is the seat's turn, say so now
+                yield turns.message(loaded.seq)
             while (remaining := deadline - time.monotonic()) > 0:
                 found = follow.next_events(lease.watch, last, min(remaining, KEEPALIVE_S), PAGE)
                 if not found:
@@ -137,6 +169,8 @@ def stream(game_id: str):
                 reveal = revealed(reveal, found)
                 yield "".join(f"id: {e.seq}\ndata: {lease.watch.render(e, seat, reveal)}\n\n" for e in found)
                 last = found[-1].seq
+                if turns is not None:
+                    yield turns.message(last)
                 if found[-1].type == FINAL_EVENT:
                     return  # the final event was the last one there will ever be
         finally:

@@ -155,9 +155,15 @@ def post_command(game_id: str):
         "game": after.state.game.name,
         "duplicate": outcome.duplicate,
         "events": [e.for_viewer(seat, reveal) for e in outcome.events],
-        "view": rt.handler.table.view(after.state, seat),
     }
-    return game_response(body, after.seq)
+    # RFC 7240: a client that gets its views from the stream asks for the answer without one.
+    minimal = "return=minimal" in request.headers.get("Prefer", "").replace(" ", "").lower().split(",")
+    if not minimal:
+        body["view"] = rt.handler.table.view(after.state, seat)
+    response = game_response(body, after.seq)
+    if minimal:
+        response.headers["Preference-Applied"] = "return=minimal"
+    return response
 
 
 def parse_command(loaded: Loaded, raw) -> dict:

@@ -126,7 +126,7 @@ def main(argv=None) -> int:
             setattr(stream_cfg, field, getattr(args, option))
     everything = args.only is None
 
-    progress = Progress(8 if everything else 2)
+    progress = Progress(9 if everything else 2)
     redis_server = PrivateRedis(fsync="always").start()
     port = free_port()
     gunicorn = workers = None
@@ -174,7 +174,9 @@ def main(argv=None) -> int:
         load_5000 = result["load_cost"]["5000"]["load_ms_median"]
         result["targets"].update({
             "moves_over_b>=0.5": result["ratios"]["moves_over_b"] >= 0.5,
-            "move_p99<=25ms": (result["moves"]["p99_ms"] or 1e9) <= 25,
+            "sse_moves_over_b>=0.8": result["ratios"]["sse_moves_over_b"] >= 0.8,
+            "move_p99<=10ms": (result["moves"]["p99_ms"] or 1e9) <= 10,
+            "replay<=5us/event": all(c["us_per_event"] <= 5 for c in result["replay"].values()),
             "load_5000/load_50<=1.5": load_5000 / load_50 <= 1.5,
             "bot_p50<=50ms": result["bot_latency"]["p50_ms"] <= 50,
             "redis/export<=1.5": all(m["redis_over_export"] <= 1.5 for m in result["memory"].values()),
@@ -195,15 +197,19 @@ def run_classic_phases(result, progress, port, args, duration, bot_samples, leng
     """Phases 2-7: the baselines, moves, bot latency, load cost, memory and RSS."""
     for name, key in (("baseline A: bare Flask JSON", "baseline_a"),
                       ("baseline B: marshmallow + one XADD", "baseline_b"),
-                      ("moves: whole games, view then command", "moves")):
+                      ("moves, polling cycle: whole games, view then command", "moves"),
+                      ("moves, SSE cycle: each seat follows the stream (views=true), then commands",
+                       "sse_moves")):
         progress.phase(f"{name} — {args.clients} clients for {duration:.0f}s")
-        result[key] = run_phase(key.removeprefix("baseline_") if key != "moves" else "moves",
-                                port, args.clients, args.procs, duration)
+        result[key] = run_phase(key.removeprefix("baseline_"), port, args.clients, args.procs, duration)
         progress.say(f"{result[key]['per_s']:.0f}/s, p99 {result[key]['p99_ms'] or 0:.1f} ms")
-    # A move is two requests (the view, then the command); the baselines are one each.
+    # A polling move is two requests (the view, then the command); an SSE move one; the baselines one each.
     result["ratios"] = {"moves_over_a": result["moves"]["per_s"] / result["baseline_a"]["per_s"],
                         "moves_over_b": result["moves"]["per_s"] / result["baseline_b"]["per_s"],
-                        "move_requests_over_b": 2 * result["moves"]["per_s"] / result["baseline_b"]["per_s"]}
+                        "move_requests_over_b": 2 * result["moves"]["per_s"] / result["baseline_b"]["per_s"],
+                        "sse_moves_over_b": result["sse_moves"]["per_s"] / result["baseline_b"]["per_s"]}
+    progress.say("replay per event, per game (the fold alone, in this process)")
+    result["replay"] = measure.replay_per_event()
     progress.phase(f"bot turn latency over {bot_samples} answers")
     result["bot_latency"] = measure.bot_latency("127.0.0.1", port, bot_samples, progress.say)
     progress.phase("load cost against game length " + "/".join(map(str, lengths)))
@@ -227,9 +233,13 @@ def print_table(r: dict, path: Path) -> None:
             ("baseline A (bare Flask)", f"{r['baseline_a']['per_s']:.0f} req/s", f"p99 {r['baseline_a']['p99_ms']:.1f} ms"),
             ("baseline B (marshmallow+XADD)", f"{r['baseline_b']['per_s']:.0f} req/s",
              f"p99 {r['baseline_b']['p99_ms']:.1f} ms"),
-            ("moves (view+command)", f"{r['moves']['per_s']:.0f} moves/s",
+            ("moves, polling (view+command)", f"{r['moves']['per_s']:.0f} moves/s",
              f"command p50 {r['moves']['p50_ms']:.1f} / p95 {r['moves']['p95_ms']:.1f} / p99 {r['moves']['p99_ms']:.1f} ms"),
             ("moves / A, moves / B", f"{r['ratios']['moves_over_a']:.2f}", f"{r['ratios']['moves_over_b']:.2f}"),
+            ("moves, SSE (stream+command)", f"{r['sse_moves']['per_s']:.0f} moves/s",
+             f"command p50 {r['sse_moves']['p50_ms']:.1f} / p95 {r['sse_moves']['p95_ms']:.1f} / "
+             f"p99 {r['sse_moves']['p99_ms']:.1f} ms"),
+            ("SSE moves / B", f"{r['ratios']['sse_moves_over_b']:.2f}", ""),
             ("move requests / B", f"{r['ratios']['move_requests_over_b']:.2f}", "(a move = view + command)"),
             ("bot answer", f"p50 {r['bot_latency']['p50_ms']:.1f} ms", f"p99 {r['bot_latency']['p99_ms']:.1f} ms"),
         ]
@@ -238,6 +248,8 @@ def print_table(r: dict, path: Path) -> None:
                 rows.append((f"load at {cost['events']} events", f"{cost['load_ms_median']:.2f} ms",
                              f"full replay {cost['full_replay_ms']:.1f} ms"))
         rows.append(("load 5000 / load 50", f"{r['load_cost']['ratio_5000_over_50']:.2f}", ""))
+        for game, cost in r["replay"].items():
+            rows.append((f"replay {game}", f"{cost['us_per_event']:.1f} us/event", f"{cost['events']} events"))
         for game, m in r["memory"].items():
             rows.append((f"memory {game}", f"{m['redis_bytes_per_event']:.0f} B/event",
                          f"Redis {m['redis_bytes']} B / export {m['export_json_bytes']} B = {m['redis_over_export']:.2f}"))

@@ -5,7 +5,10 @@ server, so the figures can be compared as ratios.
 """
 from __future__ import annotations
 
+import http.client
+import json
 import random
+import socket
 import threading
 import time
 
@@ -44,7 +47,62 @@ def _moves(client: Client, deadline: float, record, rng: random.Random) -> None:
             to_act = answer["view"]["to_act"] if answer["view"]["status"] == "active" else []
 
 
-PHASES = {"a": _baseline_a, "b": _baseline_b, "moves": _moves}
+def _sse_moves(client: Client, deadline: float, record, rng: random.Random) -> None:
+    """Play whole Scharfe Schoten games as a streaming client does: one thread per seat follows
+    the game's stream with ``views=true`` and, when its view arrives, posts a command from its
+    ``legal`` with ``If-Match`` - one request per move, the other seats told by the stream. The
+    answer needs no view (``Prefer: return=minimal``): the next one comes on the stream."""
+    while time.monotonic() < deadline:
+        _, game, _ = client.request("POST", "/v1/games", {"game": "scharfe-schoten", "players": 3})
+        game_id = game["id"]
+        tokens = [client.request("POST", f"/v1/games/{game_id}/seats/{s}")[1]["token"] for s in range(3)]
+        seats = [threading.Thread(target=_play_seat, daemon=True,
+                                  args=(client.host, client.port, game_id, token, deadline, record,
+                                        random.Random(rng.random())))
+                 for token in tokens]
+        for seat in seats:
+            seat.start()
+        for seat in seats:
+            seat.join()
+
+
+def _play_seat(host: str, port: int, game_id: str, token: str, deadline: float, record, rng) -> None:
+    headers = {"Authorization": f"Bearer {token}"}
+    commands = Client(host, port)
+    stream = http.client.HTTPConnection(host, port, timeout=1.0)  # short reads: the deadline is checked
+    try:
+        stream.request("GET", f"/v1/games/{game_id}/events/stream?views=true", headers=headers)
+        response = stream.getresponse()
+        event, data = "message", None
+        while time.monotonic() < deadline:
+            try:
+                line = response.readline()
+            except (socket.timeout, TimeoutError):
+                continue
+            if not line:
+                return  # the game's final event ended the stream
+            line = line.decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                data = line[6:]
+            elif not line:
+                if event == "view" and data:
+                    view = json.loads(data)
+                    if view["legal"]:
+                        status, _, elapsed = commands.request(
+                            "POST", f"/v1/games/{game_id}/commands", rng.choice(view["legal"]),
+                            {**headers, "If-Match": f'"{view["seq"]}"', "Prefer": "return=minimal"})
+                        # 412: another seat moved first (predictions are simultaneous); a newer view follows.
+                        if status != 412:
+                            record(status == 200, elapsed)
+                event, data = "message", None
+    finally:
+        stream.close()
+        commands.conn.close()
+
+
+PHASES = {"a": _baseline_a, "b": _baseline_b, "moves": _moves, "sse_moves": _sse_moves}
 
 
 def run(phase: str, host: str, port: int, threads: int, duration: float, seed: int) -> dict:
@@ -64,7 +122,7 @@ def run(phase: str, host: str, port: int, threads: int, duration: float, seed: i
     workers = []
     for i in range(threads):
         client = Client(host, port)
-        args = (client, deadline, record) + ((random.Random(seed * 1000 + i),) if phase == "moves" else ())
+        args = (client, deadline, record) + ((random.Random(seed * 1000 + i),) if phase.endswith("moves") else ())
         workers.append(threading.Thread(target=PHASES[phase], args=args, daemon=True))
     for worker in workers:
         worker.start()

@@ -1,6 +1,7 @@
 """In-process measurements: load cost against game length, memory per game, bot latency."""
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import statistics
@@ -8,6 +9,7 @@ import time
 
 import redis
 
+from domain.event import Event
 from domain.registry import all_games
 from domain.table import Table, TableState
 from eventstore.handler import CommandHandler
@@ -37,6 +39,55 @@ def grow_game(handler: CommandHandler, target: int, seed: int) -> str:
         outcome = handler.execute(game_id, seat, rng.choice(handler.table.legal_commands(loaded.state, seat)))
         loaded = outcome.loaded
     return game_id
+
+
+def replay_per_event(sessions: dict | None = None, repeats: int = 5) -> dict:
+    """The fold alone (no store, no decoding): a long random session of each game, folded from
+    its first event ``repeats`` times; the best time per event."""
+    sessions = sessions or {"schafkopf": (4, {"deals": 40}), "scharwenzel": (4, {"deals": 40}),
+                            "scharfe-schoten": (4, {"rounds": 12})}
+    table = Table(all_games())
+    out = {}
+    for game, (players, rules) in sessions.items():
+        events = json_round_trip(random_session(table, game, players, rules, seed=1))
+        best = min(_timed(lambda: table.fold(TableState(), events)) for _ in range(repeats))
+        out[game] = {"events": len(events), "us_per_event": best / len(events) * 1e6}
+    return out
+
+
+def _timed(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def random_session(table: Table, game: str, players: int, rules: dict, seed: int) -> list:
+    """A whole game of random legal moves through the table, its seed and deals included."""
+    rng = random.Random(seed)
+    seed_hex = rng.randbytes(32).hex()
+    events = table.create(game, players, rules, None, None, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest())
+    state = table.fold(TableState(), events)
+    for number in range(players):
+        taken = table.decide(state, None, {"type": "take_seat", "seat": number})
+        events += taken
+        state = table.fold(state, taken)
+    while state.status != "finished":
+        while (command := table.system_command(state, seed_hex)) is not None:
+            new = table.decide(state, None, command)
+            events += new
+            state = table.fold(state, new)
+        if state.status == "finished":
+            break
+        seat = rng.choice(sorted(table.to_act(state)))
+        new = table.decide(state, seat, rng.choice(table.legal_commands(state, seat)))
+        events += new
+        state = table.fold(state, new)
+    return events
+
+
+def json_round_trip(events: list) -> list:
+    """The events as a load reads them back: data through JSON."""
+    return [Event(e.type, json.loads(json.dumps(e.data)), e.visibility, e.v) for e in events]
 
 
 def load_cost(redis_url: str, lengths=(50, 500, 5000), repeats: int = 30, progress=None) -> dict:

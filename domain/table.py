@@ -19,11 +19,12 @@ a few events past ``max_events`` (the last command's events, then these two).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from . import errors
 from .event import Event, nobody
+from .frozen import replace
 from .game import Game, Setup, rank_places
 from .shuffle import deal_key, keyed_shuffle, seed_commitment
 
@@ -259,9 +260,19 @@ class Table:
         return replace(state, inner=state.game.evolve(state.inner, event), events=count)
 
     def fold(self, state: TableState, events) -> TableState:
+        """``evolve`` over ``events``. A run of the game's own events is folded into the game's
+        state alone and the table's state is copied once after it, not once per event."""
+        inner, count, game = state.inner, state.events, state.game
+        pending = False
         for event in events:
-            state = self.evolve(state, event)
-        return state
+            if event.type in TABLE_EVENTS:
+                if pending:
+                    state, pending = replace(state, inner=inner, events=count), False
+                state = self.evolve(state, event)
+                inner, count, game = state.inner, state.events, state.game
+            else:
+                inner, count, pending = game.evolve(inner, event), count + 1, True
+        return replace(state, inner=inner, events=count) if pending else state
 
     # -- what the system does next ----------------------------------------
     def needs_system(self, state: TableState) -> bool:

@@ -1,7 +1,7 @@
 """Folding events into the state: no checks, every event already decided."""
 from __future__ import annotations
 
-from dataclasses import replace
+from ..frozen import replace
 
 from ..event import Event
 from ..trick import Trick, remove_card

@@ -7,7 +7,7 @@ will see it.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from ..frozen import replace
 from typing import Any, Mapping, Sequence
 
 from .. import errors

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from ..frozen import replace
 from typing import Any, Mapping, Sequence
 
 from .. import errors

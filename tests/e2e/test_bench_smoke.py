@@ -20,11 +20,13 @@ def test_short_benchmark_writes_every_figure(tmp_path):
     result = subprocess.run([sys.executable, "-m", "bench", "--short", "--duration", "3", "--bot-samples", "20",
                              "--out", str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "[8/8]" in result.stderr  # the progress indicator went through every phase
+    assert "[9/9]" in result.stderr  # the progress indicator went through every phase
     [path] = list(tmp_path.glob("*.json"))
     figures = json.loads(path.read_text())
-    for key in ("baseline_a", "baseline_b", "moves"):
-        assert figures[key]["requests"] > 0 and figures[key]["failures"] == 0
+    for key in ("baseline_a", "baseline_b", "moves", "sse_moves"):
+        assert figures[key]["requests"] > 0 and figures[key]["failures"] == 0, key
+    assert set(figures["replay"]) == {"scharfe-schoten", "schafkopf", "scharwenzel"}
+    assert all(cost["us_per_event"] > 0 and cost["events"] > 500 for cost in figures["replay"].values())
     assert set(figures["load_cost"]) >= {"50", "500", "5000"}
     assert figures["bot_latency"]["samples"] == 20
     assert set(figures["memory"]) == {"scharfe-schoten", "schafkopf", "scharwenzel"}
