@@ -1,7 +1,6 @@
 """In-process measurements: load cost against game length, memory per game, bot latency."""
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import statistics
@@ -9,6 +8,8 @@ import time
 
 import redis
 
+from domain.bots import random_bot
+from domain.bots.match import play
 from domain.event import Event
 from domain.registry import all_games
 from domain.table import Table, TableState
@@ -63,25 +64,8 @@ def _timed(work) -> float:
 
 def random_session(table: Table, game: str, players: int, rules: dict, seed: int) -> list:
     """A whole game of random legal moves through the table, its seed and deals included."""
-    rng = random.Random(seed)
-    seed_hex = rng.randbytes(32).hex()
-    events = table.create(game, players, rules, None, None, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest())
-    state = table.fold(TableState(), events)
-    for number in range(players):
-        taken = table.decide(state, None, {"type": "take_seat", "seat": number})
-        events += taken
-        state = table.fold(state, taken)
-    while state.status != "finished":
-        while (command := table.system_command(state, seed_hex)) is not None:
-            new = table.decide(state, None, command)
-            events += new
-            state = table.fold(state, new)
-        if state.status == "finished":
-            break
-        seat = rng.choice(sorted(table.to_act(state)))
-        new = table.decide(state, seat, rng.choice(table.legal_commands(state, seat)))
-        events += new
-        state = table.fold(state, new)
+    seed_hex = random.Random(seed).randbytes(32).hex()
+    _, events = play(table, game, players, rules, [random_bot.policy] * players, seed_hex, rng_seed=seed)
     return events
 
 

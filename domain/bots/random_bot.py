@@ -13,3 +13,8 @@ def choose(legal: list[dict], game_id: str, seq: int, seat: int) -> dict | None:
         return None
     rng = random.Random(f"{game_id}:{seq}:{seat}")
     return legal[rng.randrange(len(legal))]
+
+
+def policy(decision) -> dict:
+    """The ``random`` policy on a ``Decision`` (the arena's form of the same bot)."""
+    return decision.legal[decision.rng.randrange(len(decision.legal))]

@@ -11,7 +11,7 @@ import json
 import random
 from typing import Any, Callable, Iterable
 
-from domain.event import Event
+from domain.event import Event, redact_data
 from domain.game import Game
 from domain.table import Table, TableState
 
@@ -97,3 +97,25 @@ def random_playout(game: Game, players: int, seed: int, rules: dict | None = Non
     replayed = table.fold(TableState(), [roundtrip(e) for e in events])
     assert replayed == state, "replaying the stored (JSON) events must give the same state"
     return table, state, events
+
+
+def served(events: Iterable[Event], viewer: int | None = None, reveal: bool = True) -> list[dict]:
+    """The events as the API serves them (data through JSON): every one in full once ``reveal``
+    (after the game), else redacted for ``viewer`` (a seat, or None for a spectator)."""
+    out = []
+    for seq, event in enumerate(events, 1):
+        data, redacted = (event.data, False) if reveal else redact_data(event.data, event.visibility, viewer)
+        out.append({"seq": seq, "type": event.type, "v": event.v, "data": json.loads(json.dumps(data)),
+                    "actor": None, "redacted": redacted})
+    return out
+
+
+def by_deal(events: Iterable[Event]) -> list[list[Event]]:
+    """The game's events grouped by deal, each group opening with its HandsDealt."""
+    groups: list[list[Event]] = []
+    for event in events:
+        if event.type == "HandsDealt":
+            groups.append([])
+        if groups:
+            groups[-1].append(event)
+    return groups

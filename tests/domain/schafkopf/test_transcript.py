@@ -16,11 +16,12 @@ import re
 
 import pytest
 
-from domain.event import Event, redact_data
+from domain.event import Event
 from domain.schafkopf.cards import DECK
 from domain.schafkopf.game_types import PRECEDENCE
 from domain.schafkopf.transcript import HANDLERS
-from tests.domain.harness import random_playout
+
+from ..harness import by_deal, random_playout, served
 
 from .helpers import GAME
 from .test_playout import chooser
@@ -56,16 +57,6 @@ def sessions():
     return out
 
 
-def served(events: list[Event], viewer: int | None = None, reveal: bool = True) -> list[dict]:
-    """The events as the API serves them: all shown after the game, else redacted for ``viewer``."""
-    out = []
-    for seq, event in enumerate(events, 1):
-        data, redacted = (event.data, False) if reveal else redact_data(event.data, event.visibility, viewer)
-        out.append({"seq": seq, "type": event.type, "v": event.v, "data": data, "actor": "system",
-                    "redacted": redacted})
-    return out
-
-
 def deal_sections(lines: list[str]) -> list[list[str]]:
     sections: list[list[str]] = []
     for line in lines:
@@ -81,16 +72,6 @@ def part(section: list[str], heading: str) -> list[str]:
     start = section.index(f"### {heading}") + 1
     end = next((i for i in range(start, len(section)) if section[i].startswith("#")), len(section))
     return section[start:end]
-
-
-def deal_events(events: list[Event]) -> list[list[Event]]:
-    groups: list[list[Event]] = []
-    for event in events:
-        if event.type == "HandsDealt":
-            groups.append([])
-        if groups:
-            groups[-1].append(event)
-    return groups
 
 
 def hand_rows(section: list[str]) -> dict[int, str]:
@@ -110,7 +91,7 @@ def test_every_deal_trick_call_and_total_as_after_the_game(sessions):
         text = "\n".join(lines)
         assert "does not know" not in text and "cannot read" not in text, name
         sections = [s for s in deal_sections(lines) if s[0].startswith("## Deal ")]
-        groups = deal_events(events)
+        groups = by_deal(events)
         assert len(sections) == len(groups) == sum(e.type == "HandsDealt" for e in events)
         for section, group in zip(sections, groups):
             check_deal(name, section, group)
@@ -209,7 +190,7 @@ def test_a_seat_mid_game_sees_only_its_own_hands_and_cards(sessions):
         for cut in cut_points(events, rng, 3):
             prefix = events[:cut]
             sections = deal_sections(GAME.transcript(served(prefix, viewer=0, reveal=False)))
-            for section, group in zip(sections, deal_events(prefix)):
+            for section, group in zip(sections, by_deal(prefix)):
                 own = set(group[0].data["hands"][0])
                 own |= {c for e in group if e.type == "SecondHalfDealt" for c in e.data["hands"][0]}
                 rows = hand_rows(section)
@@ -226,7 +207,7 @@ def test_a_spectator_mid_game_sees_no_hand(sessions):
             prefix = events[:cut]
             sections = deal_sections(GAME.transcript(served(prefix, viewer=None, reveal=False)))
             assert len(sections) == sum(e.type == "HandsDealt" for e in prefix)
-            for section, group in zip(sections, deal_events(prefix)):
+            for section, group in zip(sections, by_deal(prefix)):
                 assert hand_rows(section) == {0: "hidden", 1: "hidden", 2: "hidden", 3: "hidden"}
                 assert not CARD.findall("\n".join(part(section, "Hands")))
                 check_pairs(name, section, group, viewer=None)

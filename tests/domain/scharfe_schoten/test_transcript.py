@@ -1,15 +1,14 @@
 """The Markdown transcript: every trick, take and score as the events say; read by a seat or a
 spectator mid-game, nothing that reader may not see (SS-5, SS-6); and never an exception."""
-import json
 import random
 import re
 
 import pytest
 
-from domain.event import redact_data
 from domain.scharfe_schoten.cards import COLOURS
 from domain.scharfe_schoten.scoring import POINTS
-from tests.domain.harness import random_playout
+
+from ..harness import by_deal, random_playout, served
 
 from .support import GAME, fill_deal, preset
 
@@ -25,27 +24,6 @@ GAMES = [
     (3, {"rounds": 2}, [preset(*fill_deal(3), starter=1)]),
     (4, {"rounds": 2}, [preset(*fill_deal(4)), preset(*fill_deal(4, cupboard=["R1", "G1"]))]),
 ]
-
-
-def served(events, viewer=None, reveal=True):
-    """The events as the API serves them to ``viewer``: everything once ``reveal`` (after the game)."""
-    out = []
-    for seq, event in enumerate(events, 1):
-        data, hidden = (event.data, False) if reveal else redact_data(event.data, event.visibility, viewer)
-        out.append({"seq": seq, "type": event.type, "v": event.v, "data": json.loads(json.dumps(data)),
-                    "actor": None, "redacted": hidden})
-    return out
-
-
-def rounds_of(events):
-    """The game's events grouped by deal, each group opening with its HandsDealt."""
-    groups = []
-    for event in events:
-        if event.type == "HandsDealt":
-            groups.append([])
-        if groups:
-            groups[-1].append(event)
-    return groups
 
 
 def sections(lines):
@@ -97,7 +75,7 @@ def test_the_finished_game_reads_as_it_was_played(players, rules, presets, seed)
     table_, state, events = random_playout(GAME, players, seed, rules=rules, preset_deals=presets)
     lines = GAME.transcript(served(events))
     assert all(isinstance(line, str) for line in lines)
-    groups, parts = rounds_of(events), sections(lines)
+    groups, parts = by_deal(events), sections(lines)
     assert len(parts) == len(groups) == state.inner.rounds
     for number, (group, part) in enumerate(zip(groups, parts), 1):
         dealt = group[0].data
@@ -153,7 +131,7 @@ def test_a_reader_mid_game_sees_only_what_it_may(players, rules, presets, viewer
     _, _, events = random_playout(GAME, players, 7, rules=rules, preset_deals=presets)
     for cut in range(1, len(events)):
         prefix = events[:cut]
-        parts, groups = sections(GAME.transcript(served(prefix, viewer, reveal=False))), rounds_of(prefix)
+        parts, groups = sections(GAME.transcript(served(prefix, viewer, reveal=False))), by_deal(prefix)
         assert len(parts) == len(groups)
         for part, group in zip(parts, groups):
             assert not leaks(part, group, viewer), f"after event {cut}"
@@ -181,7 +159,7 @@ def test_no_redaction_and_no_damage_makes_it_fail():
         cut = rng.randrange(1, len(events) + 1)
         for viewer in [*range(players), None]:
             lines = GAME.transcript(served(events[:cut], viewer, reveal=False))
-            assert len(sections(lines)) == len(rounds_of(events[:cut]))
+            assert len(sections(lines)) == len(by_deal(events[:cut]))
         # Damage beyond redaction (a future event's shape, a broken log): keys dropped, values nulled.
         damaged = served(events[:cut])
         for event in damaged:

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from domain.event import redact_data
 from domain.scharwenzel.cards import sort_hand
 from domain.scharwenzel.scoring import side_of
 from domain.scharwenzel.transcript import HANDLED, TABLE_EVENTS
-from tests.domain.harness import random_playout
+
+from ..harness import random_playout, served
 from tests.domain.scharwenzel.helpers import GAME, SCORING_EXAMPLE, TOUT_8, Driver
 
 # (players, rules): between them every event type and every kind of deal result.
@@ -36,16 +36,6 @@ def play(players, rules, seed):
     return random_playout(GAME, players, seed=seed, rules=rules, choose=choose)
 
 
-def served(events, viewer=None, reveal=True):
-    """The events as the API serves them: all of them after the game, else redacted for ``viewer``."""
-    out = []
-    for seq, event in enumerate(events, 1):
-        data, redacted = (event.data, False) if reveal else redact_data(event.data, event.visibility, viewer)
-        out.append({"seq": seq, "type": event.type, "v": event.v, "data": data,
-                    "actor": None, "redacted": redacted})
-    return out
-
-
 def deals(lines):
     """Per "## Deal" heading: {section title: its lines}."""
     out = []
@@ -66,7 +56,7 @@ def rows(section_lines):
             for line in section_lines if line.startswith("|") and not line.startswith("|---")][1:]
 
 
-def by_deal(events):
+def deal_tricks(events):
     """Per deal: (HandsDealt data, [(trick's plays, TrickTaken data)])."""
     out = []
     for event in events:
@@ -100,7 +90,7 @@ def test_a_finished_game_reads_deal_by_deal(players, rules):
         table, state, events = play(players, rules, seed)
         lines = GAME.transcript(served(events))
         assert all(isinstance(line, str) and "\n" not in line for line in lines)
-        sections, dealt = deals(lines), by_deal(events)
+        sections, dealt = deals(lines), deal_tricks(events)
         assert len(sections) == len(dealt)
         for section, (hands, tricks) in zip(sections, dealt):
             assert section["head"] == [(f"Seat {hands['dealer']} deals; seat {hands['forehand']} is forehand "
@@ -194,7 +184,7 @@ def test_mid_game_a_reader_sees_only_the_own_hand(players, viewer):
     cards = [i for i, e in enumerate(events) if e.type == "CardPlayed" and i > third]
     cut = cards[2 * players] + 1  # deal 3: two tricks taken, the third led
     lines = GAME.transcript(served(events[:cut], viewer, reveal=False))
-    sections, truth = deals(lines), by_deal(events[:cut])
+    sections, truth = deals(lines), deal_tricks(events[:cut])
     assert len(sections) == 3
     for section, (hands, tricks) in zip(sections, truth):
         shown = rows(section["Hands"])
