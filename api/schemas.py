@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
+from domain.table import BOT_KINDS, BUDGET_MS_RANGE
+
 
 class _Strict(Schema):
     class Meta:
@@ -11,7 +13,8 @@ class _Strict(Schema):
 
 class SeatSchema(_Strict):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
-    bot = fields.String(validate=validate.OneOf(["random"]))
+    bot = fields.String(validate=validate.OneOf(list(BOT_KINDS)))
+    budget_ms = fields.Integer(strict=True, validate=validate.Range(min=BUDGET_MS_RANGE[0], max=BUDGET_MS_RANGE[1]))
 
 
 class CreateGameSchema(_Strict):

@@ -32,7 +32,10 @@ TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "Seed
 FINAL_EVENT = "SeedRevealed"  # every game's last event: after it the game is finished and all is public
 SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal", "end_game"}
 ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{0,64}$")
-BOT_KINDS = ("random",)
+BOT_KINDS = ("random", "heuristic", "search")
+# A search bot's thinking time per decision (its seat's ``budget_ms``): the default, and the range allowed.
+DEFAULT_BUDGET_MS = 150
+BUDGET_MS_RANGE = (10, 2000)
 # Ceilings a game may be given (GameCreated.limits). The default max_events is
 # EVENTS_PER_DEAL per deal of the deal ceiling (the games take 55-95 a deal),
 # at most MAX_EVENTS: about 20 MB of Redis for the largest game.
@@ -82,11 +85,14 @@ class Seat:
     bot: str | None = None
     taken: bool = False
     entropy: str = ""
+    budget_ms: int | None = None  # a search bot's thinking time per decision
 
     def to_json(self, number: int) -> dict:
         out = {"seat": number, "kind": self.kind, "taken": self.taken}
         if self.bot:
             out["bot"] = self.bot
+        if self.budget_ms is not None:
+            out["budget_ms"] = self.budget_ms
         return out
 
 
@@ -162,14 +168,23 @@ class Table:
         for i, raw in enumerate(seats):
             kind = raw.get("kind")
             if kind == "human":
-                if raw.get("bot") is not None:
-                    problems[f"seats[{i}].bot"] = ["only bot seats name a bot"]
+                if raw.get("bot") is not None or raw.get("budget_ms") is not None:
+                    problems[f"seats[{i}].bot"] = ["only bot seats name a bot or a budget"]
                 out.append(Seat("human"))
             elif kind == "bot":
                 bot = raw.get("bot", "random")
                 if bot not in BOT_KINDS:
                     problems[f"seats[{i}].bot"] = [f"unknown bot {bot!r}; one of {list(BOT_KINDS)}"]
-                out.append(Seat("bot", bot=bot))
+                budget = raw.get("budget_ms")
+                low, high = BUDGET_MS_RANGE
+                if budget is not None and bot != "search":
+                    problems[f"seats[{i}].budget_ms"] = ["only a search bot takes a budget"]
+                elif budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)
+                                             or not low <= budget <= high):
+                    problems[f"seats[{i}].budget_ms"] = [f"must be a whole number of milliseconds {low}..{high}"]
+                if bot == "search" and budget is None:
+                    budget = DEFAULT_BUDGET_MS
+                out.append(Seat("bot", bot=bot, budget_ms=budget))
             else:
                 problems[f"seats[{i}].kind"] = ["must be 'human' or 'bot'"]
         if problems:
@@ -240,7 +255,7 @@ class Table:
             data = event.data
             game = self.games[data["game"]]
             setup = Setup(data["players"], data["rules"], tuple(data.get("preset_deals") or ()))
-            seats = tuple(Seat(s["kind"], s.get("bot")) for s in data["seats"])
+            seats = tuple(Seat(s["kind"], s.get("bot"), budget_ms=s.get("budget_ms")) for s in data["seats"])
             # Games created before ceilings existed take today's defaults.
             limits = Limits(**data["limits"]) if "limits" in data else default_limits(game, setup)
             return TableState(game=game, setup=setup, seats=seats, status="waiting",

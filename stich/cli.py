@@ -151,6 +151,14 @@ def main(argv: list[str] | None = None) -> int:
     p_import.add_argument("--api-key", default=os.environ.get("STICH_API_KEY"),
                           help="an operator key, if the server requires one to create games")
     p_import.set_defaults(func=import_game)
+    sub.add_parser("arena", help="bot kinds against each other on duplicate deals (stich arena --help)",
+                   add_help=False)
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "arena":  # its own parser: options, help and exit codes of its own
+        from .arena import main as arena
+
+        return arena(argv[1:])
     args = parser.parse_args(argv)
     try:
         return args.func(args)

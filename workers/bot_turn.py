@@ -8,18 +8,37 @@ late jobs are harmless; the append's expected seq and the idempotency key
 from __future__ import annotations
 
 import os
+import random
 import time
 from datetime import datetime, timezone
 
 from rq import get_current_job
 
-from domain.bots import random_bot
+from domain.bots import policy, random_bot
+from domain.bots.decision import decision_for
 from domain.errors import RuleViolation
+from domain.table import DEFAULT_BUDGET_MS
 from eventstore.handler import CommandHandler, Contention, IdempotencyKeyReused, StaleSeq, UnknownGame
 
 from .metrics import BOT_TURN_SECONDS, MOVES
 
-POLICIES = {"random": random_bot.choose}
+
+def choose(handler: CommandHandler, game_id: str, state, seat: int, seq: int) -> dict | None:
+    """The seat's bot's command. ``random`` needs only the legal commands; the others decide from
+    the seat's view and its redacted history (``domain.bots.decision``), a search within the
+    seat's budget, timed by this process's clock."""
+    bot = state.seats[seat].bot or "random"
+    rng_seed = f"{game_id}:{seq}:{seat}"  # replaying a game's bot turns gives the same moves
+    if bot == "random":
+        return random_bot.choose(handler.table.legal_commands(state, seat), game_id, seq, seat)
+    if not handler.table.legal_commands(state, seat):
+        return None
+    budget_ms = state.seats[seat].budget_ms or DEFAULT_BUDGET_MS
+    deadline = time.monotonic() + budget_ms / 1000
+    events = [e.to_domain() for e in handler.store.read(game_id, until=seq)]
+    decision = decision_for(handler.table, state, events, seat, random.Random(rng_seed),
+                            lambda: time.monotonic() >= deadline, budget_ms)
+    return policy(bot, state.game.name)(decision)
 
 
 def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | None = None) -> str:
@@ -43,8 +62,7 @@ def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | N
         return "moved on"
     if seat not in handler.table.to_act(state) or state.seats[seat].kind != "bot":
         return "not due"
-    legal = handler.table.legal_commands(state, seat)
-    command = POLICIES[state.seats[seat].bot or "random"](legal, game_id, seq, seat)
+    command = choose(handler, game_id, state, seat, seq)
     if command is None:
         return "no legal command"
     try:

@@ -70,7 +70,9 @@ function lobby() {
     clear(seatList).append(h("legend", {}, "Seats"), ...Array.from({ length: count }, (_, seat) => h("label", {},
       `${seatName(seat)} `, h("select", { name: `seat-${seat}`, dataset: { seat } },
         h("option", { value: "human", selected: seat === 0 }, "person"),
-        h("option", { value: "bot", selected: seat !== 0 }, "random bot")))));
+        h("option", { value: "bot", selected: seat !== 0 }, "random bot"),
+        h("option", { value: "heuristic" }, "heuristic bot"),
+        h("option", { value: "search" }, "search bot")))));
   }
 
   function fillGame() {
@@ -97,7 +99,7 @@ function lobby() {
       }
     }
     const seatKinds = Array.from(seatList.querySelectorAll("select"), (s) =>
-      (s.value === "bot" ? { kind: "bot", bot: "random" } : { kind: "human" }));
+      (s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value === "bot" ? "random" : s.value }));
     try {
       const created = await request("POST", "/v1/games", {
         body: { game, players: Number(playersSelect.value), rules, seats: seatKinds },

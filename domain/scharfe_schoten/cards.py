@@ -1,6 +1,7 @@
 """Card codes, the per-deal ranking and who wins a trick (rulings SS-1 to SS-4)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 from ..trick import best_play, cards_following
@@ -52,14 +53,26 @@ def colour_ranking(numbers: Sequence[int]) -> tuple[str, ...]:
 
     The four numbers are distinct, so there are no ties to break.
     """
-    paired = numbers_dict(numbers)
-    return tuple(sorted(COLOURS, key=lambda colour: -paired[colour]))
+    return _ranking(tuple(numbers))
 
 
 def super_trumps(numbers: Sequence[int]) -> tuple[str, ...]:
     """The four super trumps high to low: each colour's card with its paired number."""
+    return _super_trumps(tuple(numbers))
+
+
+# A deal's numbers are fixed for the whole deal, and trick play asks for its ranking at every
+# card (the bots' playouts thousands of times a decision): computed once per set of numbers.
+@lru_cache(maxsize=256)
+def _ranking(numbers: tuple[int, ...]) -> tuple[str, ...]:
     paired = numbers_dict(numbers)
-    return tuple(f"{colour}{paired[colour]}" for colour in colour_ranking(numbers))
+    return tuple(sorted(COLOURS, key=lambda colour: -paired[colour]))
+
+
+@lru_cache(maxsize=256)
+def _super_trumps(numbers: tuple[int, ...]) -> tuple[str, ...]:
+    paired = numbers_dict(numbers)
+    return tuple(f"{colour}{paired[colour]}" for colour in _ranking(numbers))
 
 
 def card_strength(card: str, numbers: Sequence[int]) -> tuple[int, ...]:
