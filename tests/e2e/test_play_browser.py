@@ -251,9 +251,16 @@ def no_script_errors(driver) -> None:
 @pytest.mark.parametrize("game, players", [("scharfe-schoten", 3), ("schafkopf", 4), ("scharwenzel", 4)])
 def test_a_whole_game_in_the_browser(browser, server, tmp_path, game, players):
     browser.get_log("browser")  # start with an empty console
-    game_id = create_in_lobby(browser, server, game, players)
     shot = tmp_path / f"{game}.png"
-    result = play_to_the_end(browser, game, game_id, shot)
+    for _ in range(5):
+        game_id = create_in_lobby(browser, server, game, players)
+        result = play_to_the_end(browser, game, game_id, shot)
+        if result["cards"]:
+            break
+        # A Schafkopf deal where every seat passed is thrown in, and with one deal the game ends
+        # before a card is played: a real outcome, with nothing to check here. Deal again.
+        summary = api(server, f"/v1/games/{game_id}")
+        assert game == "schafkopf" and summary["scores"]["deals"] == [[0, 0, 0, 0]], summary
     check_the_end(browser, server, game_id, players, result)
     keep(shot, game)
     check_the_replay(browser, server, game_id)
