@@ -194,7 +194,8 @@ class CommandHandler:
                                    limits)
         state = self.table.fold(TableState(), events)
         batch = [(e, "system") for e in events]
-        batch += self._system_events(state, seed_hex)
+        system, state = self._system_events(state, seed_hex)
+        batch += system
         game_id = secrets.token_hex(8)
         # The secret is stored before the first event exists, so no reader can
         # ever see a game whose seed is missing.
@@ -203,7 +204,7 @@ class CommandHandler:
         result = self.store.append(game_id, payloads, expected_seq=0)
         if not result.ok:  # a 64-bit id collision; vanishingly rare, but never merge two games
             raise Contention("game id collision, try again")
-        return self._after_append(game_id, Loaded(game_id, TableState(), 0), result.first_seq, payloads)
+        return self._after_append(game_id, Loaded(game_id, TableState(), 0), result.first_seq, payloads, state)
 
     def import_game(self, records: list[dict], seed_hex: str, origin: dict) -> Outcome:
         """Store a verified finished game's events, exactly as exported (hashes included),
@@ -253,14 +254,15 @@ class CommandHandler:
                 return self._raise_unless_done_before(game_id, idem, digest, violation)
             state = self.table.fold(loaded.state, decided)
             batch = [(e, "system" if actor is None else actor) for e in decided]
-            batch += self._system_events(state, seed_hex)
+            system, state = self._system_events(state, seed_hex)
+            batch += system
             payloads = self._encode(batch, loaded, seed_hex)
             result = self.store.append(game_id, payloads, expected_seq=loaded.seq, idempotency_key=idem,
                                        fingerprint=digest)
             if result.status == "duplicate":
                 return self._replay_answer(game_id, Span(result.first_seq, result.last_seq, result.fingerprint), digest)
             if result.ok:
-                return self._after_append(game_id, loaded, result.first_seq, payloads)
+                return self._after_append(game_id, loaded, result.first_seq, payloads, state)
             loaded, fresh = self.load(game_id), True  # someone else moved first: fold their events, decide again
         raise Contention(f"game {game_id} is too busy; retry")
 
@@ -301,8 +303,8 @@ class CommandHandler:
             payloads.append(payload)
         return payloads
 
-    def _system_events(self, state: TableState, seed_hex: str) -> list[tuple[Event, str]]:
-        """Deals and the seed reveal that are due after ``state``, folded in order."""
+    def _system_events(self, state: TableState, seed_hex: str) -> tuple[list[tuple[Event, str]], TableState]:
+        """Deals and the seed reveal that are due after ``state``, and the state after them."""
         out: list[tuple[Event, str]] = []
         while self.table.needs_system(state):
             command = self.table.system_command(state, seed_hex)
@@ -311,13 +313,16 @@ class CommandHandler:
             events = self.table.decide(state, None, command)
             state = self.table.fold(state, events)
             out += [(e, "system") for e in events]
-        return out
+        return out, state
 
-    def _after_append(self, game_id: str, before: Loaded, first_seq: int, payloads: list[str]) -> Outcome:
+    def _after_append(self, game_id: str, before: Loaded, first_seq: int, payloads: list[str],
+                      after: TableState | None = None) -> Outcome:
         # The appended events are exactly our payloads at first_seq..: decode them
-        # here instead of reading them back (one round trip less per move).
+        # here instead of reading them back (one round trip less per move). ``after``
+        # is the state the decision already folded them into: not folded twice.
         mine = [decode(first_seq + i, payload) for i, payload in enumerate(payloads)]
-        loaded = self._fold(before, mine)
+        loaded = (self._fold(before, mine) if after is None else
+                  Loaded(game_id, after, mine[-1].seq, mine[-1].hash))
         self._remember(loaded)
         if loaded.seq // self.snapshot_every > before.seq // self.snapshot_every:
             self.store.save_snapshot(game_id, snapshot.dump(loaded.seq, loaded.state, loaded.head))
