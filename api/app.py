@@ -71,13 +71,17 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     from .games import games
     from .meta import meta
     from .play import play
+    from .embargo import Embargo
+    from .tournaments import install as install_tournaments
 
     app.register_blueprint(meta)
     app.register_blueprint(play)
     app.register_blueprint(games)
     app.register_blueprint(feed)
     app.register_blueprint(exports)
+    install_tournaments(app, redis_url, max_watched)
     app.before_request(refuse_unknown_query)
+    app.before_request(Embargo().check)  # a duplicate round's tables: only their seats read them while it runs
     request_log.install(app)
 
     @app.after_request

@@ -39,13 +39,21 @@ def bearer_token(required: bool) -> str | None:
     return token.strip()
 
 
-def seat_for_token(credentials: dict[int, str], token: str) -> int:
-    """The seat whose stored hash matches; every seat is compared, in constant time."""
+def credential(token_hash_hex: str, generation: int) -> str:
+    """What the seats key stores: the hash, and from a seat's second holder on its generation
+    (``<hash>@<generation>``; see ``Seat.generation``: a seat abandoned and taken again)."""
+    return token_hash_hex if generation == 0 else f"{token_hash_hex}@{generation}"
+
+
+def seat_for_token(credentials: dict[int, str], token: str) -> tuple[int, int]:
+    """The seat whose stored hash matches, and the generation of its holder; every seat is
+    compared, in constant time."""
     presented = token_hash(token)
     found = None
     for seat, stored in credentials.items():
-        if hmac.compare_digest(presented, stored):
-            found = seat
+        hashed, _, generation = stored.partition("@")
+        if hmac.compare_digest(presented, hashed):
+            found = seat, int(generation or 0)
     if found is None:
         raise Problem(403, "invalid_token", "this token does not belong to a seat of this game")
     return found
@@ -66,8 +74,10 @@ class CredentialCache:
         self._cache: dict[str, dict[int, str]] = {}
         self._lock = threading.Lock()
 
-    def seat(self, game_id: str, token: str) -> int:
-        cached = self._cache.get(game_id)
+    def seat(self, game_id: str, token: str, fresh: bool = False) -> tuple[int, int]:
+        """(seat, generation) of the token. A seat taken again after it was abandoned has a new
+        hash: ``fresh`` re-reads Redis, for a caller that saw a newer generation in the game."""
+        cached = None if fresh else self._cache.get(game_id)
         if cached is not None:
             try:
                 return seat_for_token(cached, token)

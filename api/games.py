@@ -9,10 +9,10 @@ from domain.errors import InvalidCommand, RuleViolation, UnknownCard, UnknownCom
 from eventstore.handler import Loaded, StaleSeq
 from eventstore.index import STATUSES, BadCursor
 
-from .auth import bearer_token, new_token, token_hash
+from .auth import bearer_token, credential, new_token, token_hash
 from .commands import command_schemas
 from .http import (game_response, idempotency_key, if_match, int_arg, json_body, limit_writes, query_params,
-                   quotas, runtime, validate, viewer_seat)
+                   quotas, runtime, validate, viewer_credential, viewer_seat)
 from .problems import Problem
 from .quotas import API_KEY_HEADER
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
@@ -40,7 +40,8 @@ def create_game():
     if not operator:
         quotas().check_create(request.remote_addr, runtime().index.statuses)
     outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
-                                       body.get("seats"), body.get("preset_deals"), body.get("limits"))
+                                       body.get("seats"), body.get("preset_deals"), body.get("limits"),
+                                       body.get("clock"))
     if not operator:
         quotas().created(request.remote_addr, outcome.game_id)
     return game_response(summary(outcome.loaded), outcome.loaded.seq, 201,
@@ -88,6 +89,8 @@ def take_seat(game_id: str, seat: int):
         raise Problem(404, "unknown_seat", f"this game has seats 0..{len(seats) - 1}")
     if seats[seat].kind != "human":
         raise Problem(409, "seat_taken", f"seat {seat} is played by a bot")
+    if seats[seat].taken and loaded.state.clocks and loaded.state.clocks[seat].abandoned:
+        return reclaim_seat(loaded, seat)
     if seats[seat].taken:
         raise Problem(409, "seat_taken", f"seat {seat} is already taken")
     token = new_token()
@@ -105,6 +108,24 @@ def take_seat(game_id: str, seat: int):
         rt.store.delete_seat_credential(game_id, seat)
         raise
     body = {"id": game_id, "seat": seat, "token": token, "status": outcome.loaded.state.status}
+    return game_response(body, outcome.loaded.seq, 201)
+
+
+def reclaim_seat(loaded: Loaded, seat: int):
+    """Take a seat abandoned after its time-outs: the bot stops playing it and a new token
+    replaces the old one. The append's expected seq makes one of two racing claims win; the
+    credential is written after it, so a crash in between leaves a seat nobody's token plays,
+    whose clock times out again — never one two tokens play."""
+    rt = runtime()
+    generation = loaded.state.seats[seat].generation + 1
+    try:
+        outcome = rt.handler.execute(loaded.game_id, None, {"type": "take_seat", "seat": seat},
+                                     expected_seq=loaded.seq)
+    except (StaleSeq, RuleViolation):
+        raise Problem(409, "seat_taken", f"seat {seat} was just taken again by someone else; look again")
+    token = new_token()
+    rt.store.replace_seat_credential(loaded.game_id, seat, credential(token_hash(token), generation))
+    body = {"id": loaded.game_id, "seat": seat, "token": token, "status": outcome.loaded.state.status}
     return game_response(body, outcome.loaded.seq, 201)
 
 
@@ -133,12 +154,12 @@ def post_command(game_id: str):
     limit_writes(bearer_token(required=True))
     rt = runtime()
     loaded = rt.handler.load(game_id, fresh=False)  # only its game's name is needed here
-    seat = viewer_seat(game_id, required=True)
+    seat, generation = viewer_credential(game_id, required=True)
     command = parse_command(loaded, json_body())
     expected = if_match()
     try:
         outcome = rt.handler.execute(game_id, seat, command, expected_seq=expected,
-                                     idempotency_key=idempotency_key())
+                                     idempotency_key=idempotency_key(), generation=generation)
     except StaleSeq as exc:
         raise Problem(412, "stale_seq", str(exc), current_seq=exc.current,
                       headers={"ETag": f'"{exc.current}"'})

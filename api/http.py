@@ -47,10 +47,25 @@ def validate(schema: Schema, data, code: str = "validation_error"):
 
 def viewer_seat(game_id: str, required: bool) -> int | None:
     """The seat of the bearer token (None for a spectator when not required)."""
+    found = viewer_credential(game_id, required)
+    return None if found is None else found[0]
+
+
+def viewer_credential(game_id: str, required: bool) -> tuple[int, int] | None:
+    """The seat of the bearer token and its holder's generation. A token of a seat's earlier
+    holder (the seat was abandoned and taken again since) is refused, checked against this
+    process's latest fold of the game (a route loads the game before it asks)."""
     token = bearer_token(required)
     if token is None:
         return None
-    return current_app.extensions["stich.credentials"].seat(game_id, token)
+    credentials = current_app.extensions["stich.credentials"]
+    seat, generation = credentials.seat(game_id, token)
+    cached = runtime().handler.cached(game_id)
+    if cached is not None and seat < len(cached.state.seats) and cached.state.seats[seat].generation != generation:
+        seat, generation = credentials.seat(game_id, token, fresh=True)  # a 403 if its hash was replaced
+        if cached.state.seats[seat].generation != generation:
+            raise Problem(403, "invalid_token", "this seat was taken again with a new token")
+    return seat, generation
 
 
 def if_match() -> int | None:

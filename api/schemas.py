@@ -24,6 +24,7 @@ class CreateGameSchema(_Strict):
     seats = fields.List(fields.Nested(SeatSchema), validate=validate.Length(min=1, max=16))
     preset_deals = fields.List(fields.Dict(keys=fields.String()), validate=validate.Length(max=64))
     limits = fields.Dict(keys=fields.String())  # checked by the table, which names each bad field
+    clock = fields.Dict(keys=fields.String())  # turn deadlines; checked by the table (domain/clock.py)
 
 
 class TakeSeatSchema(_Strict):

@@ -11,7 +11,10 @@ and "streams at scale" (``bench/streams.py``): players moving at a fixed rate
 with and without thousands of SSE subscribers and long polls on their games
 (run A against run B), every subscriber checked to have received every event
 of its game in order. ``--only streams`` starts the server and runs only that
-phase (for working on it); ``--stream-*`` options size it.
+phase (for working on it); ``--stream-*`` options size it. ``--only
+tournament`` runs only "tournament at scale" (``bench/tournament.py``): a
+64-participant Schafkopf bot tournament (16 tables, 3 rounds, 8 deals per
+table) played to the end by the bot workers (``--short``: 16 participants).
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from pathlib import Path
 from stich.redis_server import PrivateRedis, free_port
 from stich.web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
 
-from . import load, measure, streams
+from . import load, measure, streams, tournament
 from .processes import children, rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,7 +96,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--short", action="store_true", help="a smoke run of a couple of minutes")
-    parser.add_argument("--only", choices=["streams"], help="run only this phase (after starting the server)")
+    parser.add_argument("--only", choices=["streams", "tournament"],
+                        help="run only this phase (after starting the server)")
     parser.add_argument("--duration", type=float, help="seconds per throughput phase (default 20, short 6)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent simulated clients")
     parser.add_argument("--procs", type=int, default=2, help="load generator processes")
@@ -146,17 +150,23 @@ def main(argv=None) -> int:
         if everything:
             run_classic_phases(result, progress, port, args, duration, bot_samples, lengths, redis_server,
                                gunicorn, workers, rss_after_warmup)
-        cfg = stream_cfg
-        progress.phase(f"streams at scale: {cfg.sse} SSE + {cfg.polls} long polls over {cfg.games} games, "
-                       f"{cfg.clients} players at {cfg.move_rate:g} moves/s, runs A and B of {cfg.duration:g}s")
-        pids = {"api": children(gunicorn.pid), "redis": [redis_server.process.pid],
-                "bot_workers": [w.pid for w in workers]}
-        result["streams"] = streams.run(port, cfg, pids, progress.say, gc_log=gc_log)
-        s = result["streams"]
-        progress.say(f"run B: {s['run_b']['moves_per_s']:.0f} moves/s, move p99 B/A "
-                     f"{s['ratios']['move_p99_b_over_a'] or 0:.2f}, health p99 B/A "
-                     f"{s['ratios']['health_p99_b_over_a'] or 0:.2f}, {s['verification']['complete']}/"
-                     f"{s['verification']['subscribers']} subscribers complete")
+        if args.only == "tournament":
+            size = tournament.TournamentConfig.short() if args.short else tournament.TournamentConfig()
+            progress.phase(f"tournament at scale: {size.participants} {size.game} bots, {size.rounds} rounds of "
+                           f"{size.deals_per_table} deals, {args.bot_workers} bot workers")
+            result["tournament"] = tournament.run(port, size, progress.say)
+        else:
+            cfg = stream_cfg
+            progress.phase(f"streams at scale: {cfg.sse} SSE + {cfg.polls} long polls over {cfg.games} games, "
+                           f"{cfg.clients} players at {cfg.move_rate:g} moves/s, runs A and B of {cfg.duration:g}s")
+            pids = {"api": children(gunicorn.pid), "redis": [redis_server.process.pid],
+                    "bot_workers": [w.pid for w in workers]}
+            result["streams"] = streams.run(port, cfg, pids, progress.say, gc_log=gc_log)
+            s = result["streams"]
+            progress.say(f"run B: {s['run_b']['moves_per_s']:.0f} moves/s, move p99 B/A "
+                         f"{s['ratios']['move_p99_b_over_a'] or 0:.2f}, health p99 B/A "
+                         f"{s['ratios']['health_p99_b_over_a'] or 0:.2f}, {s['verification']['complete']}/"
+                         f"{s['verification']['subscribers']} subscribers complete")
     finally:
         for process in [gunicorn, *(workers or [])]:
             if process and process.poll() is None:
@@ -168,6 +178,11 @@ def main(argv=None) -> int:
                 except subprocess.TimeoutExpired:
                     process.kill()
         redis_server.stop()
+    return finish(result, args, everything)
+
+
+def finish(result: dict, args, everything: bool) -> int:
+    """The targets, the results file and the table (after the servers have stopped)."""
     result["targets"] = {}
     if everything:
         load_50 = result["load_cost"]["50"]["load_ms_median"]
@@ -182,7 +197,10 @@ def main(argv=None) -> int:
             "redis/export<=1.5": all(m["redis_over_export"] <= 1.5 for m in result["memory"].values()),
         })
         result["load_cost"]["ratio_5000_over_50"] = load_5000 / load_50
-    result["targets"].update(streams.targets(result["streams"]))
+    if "streams" in result:
+        result["targets"].update(streams.targets(result["streams"]))
+    if "tournament" in result:
+        result["targets"].update(tournament.targets(result["tournament"]))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     suffix = ("-short" if args.short else "") + (f"-{args.only}" if args.only else "")
@@ -259,6 +277,8 @@ def print_table(r: dict, path: Path) -> None:
         rows.append(("API RSS growth over the run (MB)", ", ".join(str(x) for x in r["api_rss_growth_mb"]), ""))
     if "streams" in r:
         rows += streams.table_rows(r["streams"])
+    if "tournament" in r:
+        rows += tournament.table_rows(r["tournament"])
     width = max(len(a) for a, _, _ in rows)
     print()
     for a, b, c in rows:

@@ -278,16 +278,17 @@ def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, pro
                                [{"kind": s.get("kind"), **({"bot": s["bot"]} if s.get("bot") else {})}
                                 for s in created.get("seats", [])],
                                created.get("preset_deals") or None, created.get("seed_sha256"),
-                               created.get("limits"))
+                               created.get("limits"), created.get("clock"))
     except RuleViolation as exc:
         raise Failed(1, f"(GameCreated) records a game that cannot be created: {exc}") from None
     _expect(events, 0, opening, "system", "creating a game with these rules and seats")
-    state = table.fold(TableState(), opening)
+    state = table.fold(TableState(), opening, events[0]["at"], "system")
     at = len(opening)
     while at < len(events):
+        stamp = events[at]["at"]  # a clock's times are the recorded ones (hashed like the rest)
         if table.needs_system(state):
             command = table.system_command(state, seed_hex)
-            decided = table.decide(state, None, command)
+            decided = table.decide(state, None, command, stamp)
             what = {"deal": f"deal {command.get('deal')} from the seed and the seats' entropy"
                             + (" (a preset deal)" if command.get("deal", -1) < len(state.setup.preset_deals) else ""),
                     "end_game": f"the ceiling {command.get('reason')}",
@@ -297,7 +298,7 @@ def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, pro
         else:
             decided = _seat_events(table, state, events, at)
             report.commands += events[at]["actor"] != "system"
-        state = table.fold(state, decided)
+        state = table.fold(state, decided, stamp, events[at]["actor"])
         at += len(decided)
         progress(at, len(events))
     if not table.is_finished(state):
@@ -310,14 +311,19 @@ def _seat_events(table: Table, state: TableState, events: list[dict], at: int) -
     events are exactly the recorded ones (the log keeps events, not commands)."""
     event = events[at]
     actor = event["actor"]
-    if actor == "system":  # a human seat taken: the only command the system sends on a seat's behalf
+    if actor == "system":  # a seat taken (or taken again), or a move made for a seat whose time ran out
         data = event["upcast_data"]
-        command = {"type": "take_seat", "seat": data.get("seat"), "entropy": data.get("entropy", "")}
+        if event["type"] == "TurnTimedOut":
+            command = {"type": "time_out", "seat": data.get("seat"), "move": data.get("move")}
+            what = f"seat {data.get('seat')}'s time running out at {event['at']}"
+        else:
+            command = {"type": "take_seat", "seat": data.get("seat"), "entropy": data.get("entropy", "")}
+            what = "taking that seat"
         try:
-            decided = table.decide(state, None, command)
+            decided = table.decide(state, None, command, event["at"])
         except RuleViolation as exc:
             raise Failed(event["seq"], f"({event['type']}) by the system is not allowed now: {exc}") from None
-        _expect(events, at, decided, "system", "taking that seat")
+        _expect(events, at, decided, "system", what)
         return decided
     if not isinstance(actor, int) or not 0 <= actor < state.players:
         raise Failed(event["seq"], f"({event['type']}) names actor {actor!r}, not a seat of this game")

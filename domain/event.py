@@ -68,6 +68,10 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
     visibility: Visibility = PUBLIC
     v: int = 1
+    # Where it was stored: when (ISO 8601 UTC) and by whom (a seat, or "system"). A decision's
+    # fresh events have neither; the table folds them only for clocks (domain/clock.py).
+    at: str | None = field(default=None, compare=False)
+    actor: int | str | None = field(default=None, compare=False)
 
 
 def redact_data(data: dict[str, Any], visibility: Visibility, viewer: int | None) -> tuple[dict[str, Any], bool]:

@@ -18,19 +18,22 @@ a few events past ``max_events`` (the last command's events, then these two).
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from . import errors
-from .event import Event, nobody
+from .clock import Clock, SeatClock, charge, deadline_ms, iso, millis, seat_json, time_out, validate_clock
+from .event import Event, nobody, only_seat
 from .frozen import replace
 from .game import Game, Setup, rank_places
 from .shuffle import deal_key, keyed_shuffle, seed_commitment
 
-TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed"}
+TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed", "TurnTimedOut",
+                "SeatReclaimed"}
 FINAL_EVENT = "SeedRevealed"  # every game's last event: after it the game is finished and all is public
-SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal", "end_game"}
+SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal", "end_game", "time_out"}
 ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{0,64}$")
 BOT_KINDS = ("random", "heuristic", "search")
 # A search bot's thinking time per decision (its seat's ``budget_ms``): the default, and the range allowed.
@@ -86,6 +89,7 @@ class Seat:
     taken: bool = False
     entropy: str = ""
     budget_ms: int | None = None  # a search bot's thinking time per decision
+    generation: int = 0  # how often the seat was taken again after it was abandoned (its token's generation)
 
     def to_json(self, number: int) -> dict:
         out = {"seat": number, "kind": self.kind, "taken": self.taken}
@@ -108,6 +112,8 @@ class TableState:
     limits: Limits | None = None
     events: int = 0  # events folded so far (the seq of the last one)
     cut_short: str | None = None  # the ceiling that ended the game, if one did
+    clock: Clock | None = None  # turn deadlines, if the game has them (domain/clock.py)
+    clocks: tuple[SeatClock, ...] = ()  # one per seat when the game has a clock
 
     @property
     def players(self) -> int:
@@ -126,7 +132,7 @@ class Table:
 
     # -- creation ---------------------------------------------------------
     def create(self, game_name: str, players: Any, rules: Any, seats: Any,
-               preset_deals: Any, seed_sha256: str, limits: Any = None) -> list[Event]:
+               preset_deals: Any, seed_sha256: str, limits: Any = None, clock: Any = None) -> list[Event]:
         """Validate a new game and return its first events (raises InvalidSetup)."""
         game = self.games.get(game_name)
         if game is None:
@@ -136,6 +142,7 @@ class Table:
         seat_list = self._validate_seats(players, seats)
         setup = game.setup(players, rules or {}, preset_deals)
         ceilings = validate_limits(limits, default_limits(game, setup))
+        deadlines = validate_clock(clock, BOT_KINDS)
         data = {
             "game": game.name,
             "players": players,
@@ -146,9 +153,12 @@ class Table:
             "preset_deals": [dict(p) for p in setup.preset_deals],
             "limits": ceilings.to_json(),
         }
+        public = ["game", "players", "rules", "seats", "seed_sha256", "preset", "limits"]
+        if deadlines is not None:  # only then: a game without a clock keeps the GameCreated it always had
+            data["clock"] = deadlines.to_json()
+            public.append("clock")
         # The preset deals hold every hand: only their existence is public.
-        created = Event("GameCreated", data, nobody("game", "players", "rules", "seats", "seed_sha256", "preset",
-                                                    "limits"))
+        created = Event("GameCreated", data, nobody(*public))
         events = [created]
         state = self.evolve(TableState(), created)
         for number, seat in enumerate(seat_list):
@@ -192,7 +202,9 @@ class Table:
         return out
 
     # -- the decider ------------------------------------------------------
-    def decide(self, state: TableState, actor: int | None, command: Mapping[str, Any]) -> list[Event]:
+    def decide(self, state: TableState, actor: int | None, command: Mapping[str, Any],
+               at: str | None = None) -> list[Event]:
+        """``at``: the time the events will be stamped with; only a time-out needs it."""
         kind = command.get("type")
         if kind in SYSTEM_COMMANDS and actor is not None:
             # Only the system seats players, deals and reveals; a seat never can.
@@ -203,6 +215,8 @@ class Table:
             return self._reveal_seed(state, command)
         if kind == "end_game":
             return self._end_game(state, command)
+        if kind == "time_out":
+            return self._time_out(state, command, at)
         if state.status == "finished" or state.cut_short:
             raise errors.GameFinished("the game has finished")
         if state.status != "active":
@@ -214,6 +228,9 @@ class Table:
         if not isinstance(seat, int) or not 0 <= seat < state.players:
             raise errors.InvalidCommand(f"no seat {seat!r}; seats are 0..{state.players - 1}")
         if state.seats[seat].taken:
+            if state.clocks and state.clocks[seat].abandoned and state.status == "active":
+                # Taken again (the API hands out a new token): the seat's own entropy stays, deals do not change.
+                return [Event("SeatReclaimed", {"seat": seat, "generation": state.seats[seat].generation + 1})]
             raise errors.SeatTaken(f"seat {seat} is already taken")
         entropy = command.get("entropy") or ""
         if not isinstance(entropy, str) or not ENTROPY_PATTERN.match(entropy):
@@ -222,6 +239,31 @@ class Table:
         if all(s.taken for i, s in enumerate(state.seats) if i != seat):
             events.append(Event("GameStarted", {}))
         return events
+
+    def _time_out(self, state: TableState, command: Mapping[str, Any], at: str | None) -> list[Event]:
+        """The system plays for a seat whose time ran out, with the move its clock's bot chose."""
+        if state.clock is None:
+            raise errors.WrongPhase("this game has no clock")
+        seat = command.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+            raise errors.InvalidCommand(f"no seat {seat!r}; seats are 0..{state.players - 1}")
+        if at is None:
+            raise errors.InvalidCommand("a time-out is decided at the time its events are stamped with")
+        due = deadline_ms(state.clock, state.clocks[seat])
+        if due is None or state.status != "active" or state.cut_short:
+            raise errors.WrongPhase(f"seat {seat} is not on the clock")
+        if millis(at) < due:
+            raise errors.WrongPhase(f"seat {seat} has time until {iso(due)}")
+        move = command.get("move")
+        legal = self.legal_commands(state, seat)
+        if not any(same_command(move, option) for option in legal):
+            raise errors.InvalidCommand(f"the move made for seat {seat} must be one of its legal commands")
+        after = time_out(state.clock, state.clocks[seat])
+        data = {"seat": seat, "seq": state.events, "move": move, "timeouts": after.timeouts,
+                "abandoned": after.abandoned}
+        # The move may be a hidden one (a card pushed to a partner): only the seat sees it until the end.
+        timed_out = Event("TurnTimedOut", data, only_seat(seat, "seat", "seq", "timeouts", "abandoned"))
+        return [timed_out] + state.game.decide(state.inner, seat, move)
 
     def _end_game(self, state: TableState, command: Mapping[str, Any]) -> list[Event]:
         reason = command.get("reason")
@@ -258,8 +300,10 @@ class Table:
             seats = tuple(Seat(s["kind"], s.get("bot"), budget_ms=s.get("budget_ms")) for s in data["seats"])
             # Games created before ceilings existed take today's defaults.
             limits = Limits(**data["limits"]) if "limits" in data else default_limits(game, setup)
+            clock = Clock(**data["clock"]) if data.get("clock") else None
+            clocks = tuple(SeatClock(clock.bank_s * 1000) for _ in seats) if clock else ()
             return TableState(game=game, setup=setup, seats=seats, status="waiting",
-                              seed_sha256=data["seed_sha256"], limits=limits, events=1)
+                              seed_sha256=data["seed_sha256"], limits=limits, events=1, clock=clock, clocks=clocks)
         count = state.events + 1
         if kind == "SeatTaken":
             seats = list(state.seats)
@@ -272,22 +316,68 @@ class Table:
             return replace(state, cut_short=event.data["reason"], events=count)
         if kind == "SeedRevealed":
             return replace(state, status="finished", seed=event.data["seed"], events=count)
+        if kind == "TurnTimedOut":
+            clocks = list(state.clocks)
+            clocks[event.data["seat"]] = time_out(state.clock, clocks[event.data["seat"]])
+            return replace(state, clocks=tuple(clocks), events=count)
+        if kind == "SeatReclaimed":
+            number = event.data["seat"]
+            seats, clocks = list(state.seats), list(state.clocks)
+            seats[number] = replace(seats[number], generation=event.data["generation"])
+            clocks[number] = SeatClock(clocks[number].bank_ms)
+            return replace(state, seats=tuple(seats), clocks=tuple(clocks), events=count)
         return replace(state, inner=state.game.evolve(state.inner, event), events=count)
 
-    def fold(self, state: TableState, events) -> TableState:
+    def evolve_timed(self, state: TableState, event: Event, at: str | None, actor: int | str | None) -> TableState:
+        """``evolve``, and then the seats' clocks at the event's time (its own ``at`` and
+        ``actor`` if it was stored, else the given ones: a decision's fresh events)."""
+        state = self.evolve(state, event)
+        when = event.at or at
+        if state.clock is None or when is None:
+            return state  # events folded without their times (a pure test) keep no clocks
+        return self._tick(state, millis(when), event.actor if event.actor is not None else actor)
+
+    def _tick(self, state: TableState, now: int, actor: int | str | None) -> TableState:
+        """A seat's own move stops its clock; a seat that is to act (human, not abandoned) has its
+        clock running from the first event after which it is; one that is not, has none running."""
+        clocks = list(state.clocks)
+        if isinstance(actor, int) and 0 <= actor < len(clocks):
+            clocks[actor] = charge(state.clock, clocks[actor], now)
+        to_act = self.to_act(state)
+        for number, seat in enumerate(state.seats):
+            running = number in to_act and seat.kind == "human" and not clocks[number].abandoned
+            if running and clocks[number].since_ms is None:
+                clocks[number] = replace(clocks[number], since_ms=now)
+            elif not running and clocks[number].since_ms is not None:
+                clocks[number] = replace(clocks[number], since_ms=None)
+        clocks = tuple(clocks)
+        return state if clocks == state.clocks else replace(state, clocks=clocks)
+
+    def fold(self, state: TableState, events, at: str | None = None, actor: int | str | None = None) -> TableState:
         """``evolve`` over ``events``. A run of the game's own events is folded into the game's
-        state alone and the table's state is copied once after it, not once per event."""
+        state alone and the table's state is copied once after it, not once per event.
+        ``at`` and ``actor``: of a decision's fresh events, for the clocks (stored events have their own)."""
+        if state.clock is not None:
+            return self._fold_timed(state, events, at, actor)
         inner, count, game = state.inner, state.events, state.game
         pending = False
+        events = iter(events)
         for event in events:
             if event.type in TABLE_EVENTS:
                 if pending:
                     state, pending = replace(state, inner=inner, events=count), False
                 state = self.evolve(state, event)
+                if state.clock is not None:  # a game with a clock: every event from here on is timed
+                    return self._fold_timed(state, events, at, actor)
                 inner, count, game = state.inner, state.events, state.game
             else:
                 inner, count, pending = game.evolve(inner, event), count + 1, True
         return replace(state, inner=inner, events=count) if pending else state
+
+    def _fold_timed(self, state: TableState, events, at: str | None, actor: int | str | None) -> TableState:
+        for event in events:
+            state = self.evolve_timed(state, event, at, actor)
+        return state
 
     # -- what the system does next ----------------------------------------
     def needs_system(self, state: TableState) -> bool:
@@ -328,6 +418,25 @@ class Table:
             return []
         return state.game.legal_commands(state.inner, seat)
 
+    def deadlines(self, state: TableState) -> dict[int, int]:
+        """Each running clock's deadline (ms since the epoch), by seat."""
+        if state.clock is None or state.status != "active" or state.cut_short:
+            return {}
+        out = {}
+        for number, seat_clock in enumerate(state.clocks):
+            due = deadline_ms(state.clock, seat_clock)
+            if due is not None:
+                out[number] = due
+        return out
+
+    def bot_for(self, state: TableState, seat: int) -> str | None:
+        """The bot kind that plays ``seat`` now: a bot seat's, or the clock's for an abandoned seat."""
+        if state.seats[seat].kind == "bot":
+            return state.seats[seat].bot or "random"
+        if state.clocks and state.clocks[seat].abandoned:
+            return state.clock.bot
+        return None
+
     def is_finished(self, state: TableState) -> bool:
         return state.status == "finished"
 
@@ -343,6 +452,9 @@ class Table:
             "limits": state.limits.to_json(),
             "cut_short": state.cut_short,
         }
+        if state.clock is not None:
+            out["clock"] = {**state.clock.to_json(),
+                            "seats": [seat_json(state.clock, n, c) for n, c in enumerate(state.clocks)]}
         if state.inner is not None:
             out["scores"] = state.game.scores(state.inner)
             if state.cut_short and "ranking" not in out["scores"]:
@@ -360,3 +472,8 @@ class Table:
         out["game_state"] = state.game.view(state.inner, seat, reveal) if state.inner is not None else None
         out["legal"] = self.legal_commands(state, seat) if seat is not None else []
         return out
+
+
+def same_command(a: Any, b: Any) -> bool:
+    """Commands equal as JSON (a move read back from JSON has lists where the rules made tuples)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)

@@ -31,7 +31,7 @@ class StoredEvent:
         """The event in today's shape: an older version of its type is upcast (the stored
         event, which its hash covers, stays as it was written)."""
         version, data = upcast(self.type, self.v, self.data)
-        return Event(self.type, data, self.visibility, version)
+        return Event(self.type, data, self.visibility, version, self.at, self.actor)
 
     def for_viewer(self, viewer: int | None, reveal_all: bool) -> dict[str, Any]:
         """The event as ``viewer`` (seat or None) may see it; everything once the game ended."""

@@ -78,6 +78,22 @@ class Outcome:
     duplicate: bool = False
 
 
+class SeatReclaimedByOther(RuleViolation):
+    """The token is of an earlier holder of a seat that was abandoned, or taken again since."""
+
+    code = "seat_reclaimed"
+
+
+def check_generation(state: TableState, seat: int | None, generation: int) -> None:
+    if seat is None or not 0 <= seat < len(state.seats):
+        return
+    if state.seats[seat].generation != generation:
+        raise SeatReclaimedByOther(f"seat {seat} was taken again with a new token; this token no longer plays it")
+    if state.clocks and state.clocks[seat].abandoned:
+        raise SeatReclaimedByOther(f"seat {seat} was abandoned after timing out and a bot plays it; take the seat "
+                                   "again (POST /v1/games/{id}/seats/{seat}) for a new token")
+
+
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -87,13 +103,15 @@ Listener = Callable[[Loaded, list[StoredEvent]], None]
 
 class CommandHandler:
     def __init__(self, store: EventStore, table: Table, listeners: Iterable[Listener] = (),
-                 snapshot_every: int = 100, cache_size: int = 1024, clock: Callable[[], str] = utc_now):
+                 snapshot_every: int = 100, cache_size: int = 1024, clock: Callable[[], str] = utc_now,
+                 empty: Callable[[], Any] = TableState):
         self.store = store
         self.table = table
         self.listeners = list(listeners)
         self.snapshot_every = snapshot_every
         self.cache_size = cache_size
         self.clock = clock
+        self.empty = empty  # the state before the first event: another decider (tournaments) has its own
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._past: OrderedDict[str, dict[int, Loaded]] = OrderedDict()
         self._seeds: OrderedDict[str, str] = OrderedDict()  # each hash is salted with the game's seed
@@ -114,7 +132,7 @@ class CommandHandler:
                 snap_seq, snap_state, snap_head = restored
                 cached = Loaded(game_id, snap_state, snap_seq, snap_head)
             else:
-                cached = Loaded(game_id, TableState(), 0)
+                cached = Loaded(game_id, self.empty(), 0)
         events = self.store.read(game_id, after=cached.seq)
         if not events and cached.seq == 0:
             raise UnknownGame(f"no game {game_id!r}")
@@ -133,14 +151,14 @@ class CommandHandler:
             if checkpoints:
                 self._past.move_to_end(game_id)
         start = max((s for s in checkpoints if s <= seq), default=0)
-        loaded = checkpoints.get(start) or Loaded(game_id, TableState(), 0)
+        loaded = checkpoints.get(start) or Loaded(game_id, self.empty(), 0)
         events = self.store.read(game_id, after=start, until=seq)
         if loaded.seq + len(events) != seq:
             raise UnknownGame(f"game {game_id!r} has no event {seq}")
         found = {}
         state, head = loaded.state, loaded.head
         for event in events:
-            state, head = self.table.evolve(state, event.to_domain()), event.hash
+            state, head = self.table.evolve_timed(state, event.to_domain(), None, None), event.hash
             if event.seq % CHECKPOINT_EVERY == 0:
                 found[event.seq] = Loaded(game_id, state, event.seq, head)
         if found:
@@ -187,24 +205,45 @@ class CommandHandler:
 
     # -- creating ------------------------------------------------------------
     def create(self, game: str, players: int, rules: Any, seats: Any, preset_deals: Any,
-               limits: Any = None) -> Outcome:
+               limits: Any = None, clock: Any = None) -> Outcome:
         """Validate and create a game; raises ``domain.errors.InvalidSetup``."""
-        seed_hex = secrets.token_bytes(32).hex()
-        events = self.table.create(game, players, rules, seats, preset_deals, seed_commitment(bytes.fromhex(seed_hex)),
-                                   limits)
-        state = self.table.fold(TableState(), events)
+        return self.create_with(lambda commitment: self.table.create(game, players, rules, seats, preset_deals,
+                                                                     commitment, limits, clock))
+
+    def create_with(self, build: Callable[[str], list[Event]], game_id: str | None = None) -> Outcome:
+        """Create from the first events ``build(seed_commitment)`` returns (raising InvalidSetup or the
+        like): a game, a tournament, or a tournament table's game.
+
+        ``game_id``: a derived id, so that creating twice is harmless. The secret is claimed only if
+        the id has none (an earlier attempt's secret is kept), and an id whose stream exists is
+        answered with the existing aggregate (``duplicate``), never appended to. Without one, a
+        fresh id is drawn once the events are valid, so a refused creation stores nothing."""
+        derived = game_id is not None
+        if derived:
+            seed_hex = self.store.claim_secret(game_id, secrets.token_bytes(32).hex())
+            if self.store.exists(game_id):
+                return Outcome(game_id, [], self.load(game_id), duplicate=True)
+        else:
+            seed_hex = secrets.token_bytes(32).hex()
+        events = build(seed_commitment(bytes.fromhex(seed_hex)))
+        at = self.clock()
+        state = self.table.fold(self.empty(), events, at, "system")
         batch = [(e, "system") for e in events]
-        system, state = self._system_events(state, seed_hex)
+        system, state = self._system_events(state, seed_hex, at)
         batch += system
-        game_id = secrets.token_hex(8)
-        # The secret is stored before the first event exists, so no reader can
-        # ever see a game whose seed is missing.
-        self.store.save_secret(game_id, seed_hex)
-        payloads = self._encode(batch, Loaded(game_id, TableState(), 0), seed_hex)
+        if not derived:
+            game_id = secrets.token_hex(8)
+            # The secret is stored before the first event exists, so no reader can
+            # ever see a game whose seed is missing.
+            self.store.save_secret(game_id, seed_hex)
+        before = Loaded(game_id, self.empty(), 0)
+        payloads = self._encode(batch, before, seed_hex, at)
         result = self.store.append(game_id, payloads, expected_seq=0)
-        if not result.ok:  # a 64-bit id collision; vanishingly rare, but never merge two games
-            raise Contention("game id collision, try again")
-        return self._after_append(game_id, Loaded(game_id, TableState(), 0), result.first_seq, payloads, state)
+        if not result.ok:
+            if derived and self.store.exists(game_id):  # another attempt created it meanwhile
+                return Outcome(game_id, [], self.load(game_id), duplicate=True)
+            raise Contention("game id collision, try again")  # a 64-bit id collision: never merge two games
+        return self._after_append(game_id, before, result.first_seq, payloads, state)
 
     def import_game(self, records: list[dict], seed_hex: str, origin: dict) -> Outcome:
         """Store a verified finished game's events, exactly as exported (hashes included),
@@ -222,8 +261,13 @@ class CommandHandler:
 
     # -- executing -------------------------------------------------------------
     def execute(self, game_id: str, actor: int | None, command: dict, expected_seq: int | None = None,
-                idempotency_key: str | None = None) -> Outcome:
+                idempotency_key: str | None = None, generation: int | None = None) -> Outcome:
         """Decide and append one command. Raises RuleViolation, StaleSeq, UnknownGame.
+
+        ``generation``: a human's command, sent with a token of that generation of the seat
+        (``Seat.generation``): refused while the seat is abandoned or once it was taken again.
+        The check is made on the state the append's expected seq pins, so no command of an
+        old token lands after the seat was taken again.
 
         The decision starts from this process's cached state, so a move costs one
         round trip (the append script) when nobody else moved meanwhile. A stale
@@ -245,18 +289,22 @@ class CommandHandler:
                     loaded, fresh = self.load(game_id), True
                     continue
                 self._raise_unless_done_before(game_id, idem, digest, StaleSeq(expected_seq, loaded.seq))
+            at = self.clock()
             try:
-                decided = self.table.decide(loaded.state, actor, command)
+                if generation is not None:
+                    check_generation(loaded.state, actor, generation)
+                decided = self.table.decide(loaded.state, actor, command, at)
             except RuleViolation as violation:
                 if not fresh:
                     loaded, fresh = self.load(game_id), True
                     continue
                 return self._raise_unless_done_before(game_id, idem, digest, violation)
-            state = self.table.fold(loaded.state, decided)
-            batch = [(e, "system" if actor is None else actor) for e in decided]
-            system, state = self._system_events(state, seed_hex)
+            label = "system" if actor is None else actor
+            state = self.table.fold(loaded.state, decided, at, label)
+            batch = [(e, label) for e in decided]
+            system, state = self._system_events(state, seed_hex, at)
             batch += system
-            payloads = self._encode(batch, loaded, seed_hex)
+            payloads = self._encode(batch, loaded, seed_hex, at)
             result = self.store.append(game_id, payloads, expected_seq=loaded.seq, idempotency_key=idem,
                                        fingerprint=digest)
             if result.status == "duplicate":
@@ -293,9 +341,9 @@ class CommandHandler:
                 self._seeds.popitem(last=False)
         return seed_hex
 
-    def _encode(self, batch: list[tuple[Event, int | str]], before: Loaded, seed_hex: str) -> list[str]:
-        """The batch's payloads, each event chained to the one before it (from ``before.head``)."""
-        at = self.clock()
+    def _encode(self, batch: list[tuple[Event, int | str]], before: Loaded, seed_hex: str, at: str) -> list[str]:
+        """The batch's payloads, each event chained to the one before it (from ``before.head``),
+        all stamped ``at`` (the time the decision and the clocks were folded with)."""
         previous = before.head or GENESIS  # a game from before the chain starts one at its next event
         payloads = []
         for offset, (event, actor) in enumerate(batch, start=1):
@@ -303,15 +351,15 @@ class CommandHandler:
             payloads.append(payload)
         return payloads
 
-    def _system_events(self, state: TableState, seed_hex: str) -> tuple[list[tuple[Event, str]], TableState]:
+    def _system_events(self, state: TableState, seed_hex: str, at: str) -> tuple[list[tuple[Event, str]], TableState]:
         """Deals and the seed reveal that are due after ``state``, and the state after them."""
         out: list[tuple[Event, str]] = []
         while self.table.needs_system(state):
             command = self.table.system_command(state, seed_hex)
             if command is None:
                 break
-            events = self.table.decide(state, None, command)
-            state = self.table.fold(state, events)
+            events = self.table.decide(state, None, command, at)
+            state = self.table.fold(state, events, at, "system")
             out += [(e, "system") for e in events]
         return out, state
 

@@ -11,9 +11,11 @@ game's own keys (which live in the game's slot), so a cluster needs nothing
 more.
 
 Member: ``<kind>|<game id>|<seq>`` — something of ``kind`` is due in the game
-while it stands at ``seq``. Kinds: ``bot`` (a bot is to act). A human's turn
-deadline would be another kind (``turn``) in the same set; a sweeper leaves
-kinds it does not know alone. The seq is part of the member so that an entry
+while it stands at ``seq``. Kinds: ``bot`` (a bot is to act) and ``turn`` (a
+human seat's clock runs out, scored with its deadline); ``tournament`` (a
+tournament in play, seq 0: its driver is re-run while it lasts, see
+workers/tournament.py); a sweeper leaves kinds it does not know alone. The seq
+is part of the member so that an entry
 is a fact about one state of the game: a listener that runs late (another
 process appended meanwhile) can only add an entry for a seq the game has
 already left — which a sweeper drops after one load — and never removes the
@@ -32,7 +34,7 @@ import redis
 
 from .keys import due_key
 
-KINDS = ("bot",)  # "turn" (human deadlines) is reserved for later
+KINDS = ("bot", "turn", "tournament")  # a bot is to act; a human seat's clock runs (workers/deadline.py)
 
 # Atomic: the entries due by ARGV[1] (at most ARGV[3]) are returned and pushed
 # to ARGV[2] in one step, so a concurrent sweeper cannot read them too.
@@ -89,6 +91,10 @@ class Schedule:
         pipe.zrem(self.key, old.member)
         pipe.zadd(self.key, {new.member: due_at}, nx=True)
         pipe.execute()
+
+    def redue(self, entry: Entry, due_at: float) -> None:
+        """A claimed entry that is not done yet comes due again at ``due_at`` (ends its lease)."""
+        self.redis.zadd(self.key, {entry.member: due_at}, xx=True)
 
     def drop(self, entry: Entry) -> None:
         self.redis.zrem(self.key, entry.member)

@@ -127,6 +127,11 @@ class EventStore:
     def save_secret(self, game_id: str, seed_hex: str) -> None:
         self.redis.set(self.keys(game_id).secret, seed_hex)
 
+    def claim_secret(self, game_id: str, seed_hex: str) -> str:
+        """Record ``seed_hex`` unless the id has a secret already; returns the id's secret either way."""
+        self.redis.set(self.keys(game_id).secret, seed_hex, nx=True)
+        return self.load_secret(game_id)
+
     def load_secret(self, game_id: str) -> str | None:
         raw = self.redis.get(self.keys(game_id).secret)
         return raw.decode() if raw is not None else None
@@ -134,6 +139,10 @@ class EventStore:
     def save_seat_credential(self, game_id: str, seat: int, token_hash: str) -> bool:
         """Record a seat's token hash unless the seat already has one."""
         return bool(self.redis.hsetnx(self.keys(game_id).seats, str(seat), token_hash))
+
+    def replace_seat_credential(self, game_id: str, seat: int, credential: str) -> None:
+        """A seat taken again after it was abandoned: the new holder's credential replaces the old."""
+        self.redis.hset(self.keys(game_id).seats, str(seat), credential)
 
     def seat_credentials(self, game_id: str) -> dict[int, str]:
         raw = self.redis.hgetall(self.keys(game_id).seats)

@@ -17,7 +17,8 @@ from tests.domain.harness import random_playout
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS_DOC = (ROOT / "docs" / "events.md").read_text()
-TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed"}
+TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed", "TurnTimedOut",
+                "SeatReclaimed"}
 
 
 def test_the_worked_example_hashes_as_documented():

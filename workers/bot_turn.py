@@ -23,11 +23,11 @@ from eventstore.handler import CommandHandler, Contention, IdempotencyKeyReused,
 from .metrics import BOT_TURN_SECONDS, MOVES
 
 
-def choose(handler: CommandHandler, game_id: str, state, seat: int, seq: int) -> dict | None:
+def choose(handler: CommandHandler, game_id: str, state, seat: int, seq: int, bot: str | None = None) -> dict | None:
     """The seat's bot's command. ``random`` needs only the legal commands; the others decide from
     the seat's view and its redacted history (``domain.bots.decision``), a search within the
-    seat's budget, timed by this process's clock."""
-    bot = state.seats[seat].bot or "random"
+    seat's budget, timed by this process's clock. ``bot``: another kind than the seat's (a time-out's)."""
+    bot = bot or handler.table.bot_for(state, seat) or "random"
     rng_seed = f"{game_id}:{seq}:{seat}"  # replaying a game's bot turns gives the same moves
     if bot == "random":
         return random_bot.choose(handler.table.legal_commands(state, seat), game_id, seq, seat)
@@ -60,7 +60,7 @@ def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | N
     state = loaded.state
     if loaded.seq != seq:
         return "moved on"
-    if seat not in handler.table.to_act(state) or state.seats[seat].kind != "bot":
+    if seat not in handler.table.to_act(state) or handler.table.bot_for(state, seat) is None:
         return "not due"
     command = choose(handler, game_id, state, seat, seq)
     if command is None:

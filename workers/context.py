@@ -19,7 +19,9 @@ from eventstore.schedule import Schedule
 from eventstore.store import EventStore
 
 from .dispatch import QUEUE_NAME, InlineDispatcher, RQDispatcher
+from .deadline import TurnSchedule
 from .sweeper import BotSchedule, sweep_after
+from .tournament import TournamentDesk
 
 
 @dataclass
@@ -29,6 +31,7 @@ class Runtime:
     index: GameIndex
     queue: Queue | None
     schedule: Schedule | None = None  # the due-time index the sweepers read (with RQ only)
+    tournaments: TournamentDesk | None = None  # tournaments and the driver of their tables
 
 
 def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None,
@@ -54,10 +57,13 @@ def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None
         schedule = Schedule(client, prefix)
         # Before the dispatcher: a turn's entry exists before its job (see workers/sweeper.py).
         listeners.append(BotSchedule(schedule, table, sweep_after()))
+        listeners.append(TurnSchedule(schedule, table))
     listeners.append(dispatcher)
     handler = CommandHandler(store, table, listeners=listeners)
     dispatcher.handler = handler
-    return Runtime(store, handler, index, queue, schedule)
+    runtime = Runtime(store, handler, index, queue, schedule)
+    runtime.tournaments = TournamentDesk.attach(runtime)
+    return runtime
 
 
 _runtime: Runtime | None = None

@@ -17,7 +17,8 @@ QUEUE_NAME = "stich-bots"
 
 
 def bots_to_act(table: Table, state: TableState) -> list[int]:
-    return [seat for seat in sorted(table.to_act(state)) if state.seats[seat].kind == "bot"]
+    """The seats a bot plays now: bot seats, and human seats abandoned after timing out."""
+    return [seat for seat in sorted(table.to_act(state)) if table.bot_for(state, seat) is not None]
 
 
 def due_bot_seats(handler: CommandHandler, loaded: Loaded) -> list[int]:

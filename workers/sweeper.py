@@ -32,7 +32,9 @@ from eventstore.handler import CommandHandler, Loaded, UnknownGame
 from eventstore.index import GameIndex
 from eventstore.schedule import Entry, Schedule
 
+from .deadline import settle_turn
 from .dispatch import bots_to_act, due_bot_seats, enqueue_turn
+from .tournament import settle_tournament
 
 log = logging.getLogger("stich.sweeper")
 
@@ -63,8 +65,8 @@ class BotSchedule:
 
     def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
         state = loaded.state
-        if not any(seat.kind == "bot" for seat in state.seats):
-            return  # no bot ever acts in this game, so it never has an entry
+        if state.clock is None and not any(seat.kind == "bot" for seat in state.seats):
+            return  # no bot ever acts in this game (with a clock, one may play an abandoned seat)
         due_at = self.clock() + self.grace if bots_to_act(self.table, state) else None
         self.schedule.advance("bot", loaded.game_id, appended[0].seq - 1, loaded.seq, due_at)
 
@@ -96,6 +98,10 @@ class Sweeper:
         return queued
 
     def _settle(self, entry: Entry, now: float) -> int:
+        if entry.kind == "tournament":
+            return settle_tournament(self, entry, now)
+        if entry.kind == "turn":
+            return settle_turn(self, entry, now)
         if entry.kind != "bot":
             return 0  # a kind a newer server writes: left for its sweeper (our claim only delays it)
         try:

@@ -127,6 +127,9 @@ export function describeEvent(game, event) {
     case "ThreadWon": return `Side ${d.side} draws ${d.threads === 2 ? "two threads (Petersdorfer)" : "a thread"}`;
     case "GameEnded": return "Game over";
     case "GameCutShort": return "Game cut short";
+    case "TurnTimedOut":
+      return `${seatName(d.seat)} ran out of time${d.abandoned ? " and is now played by a bot" : ": a bot moved"}`;
+    case "SeatReclaimed": return `${seatName(d.seat)} was taken again`;
     case "SeedRevealed": return "Seed revealed: the deals can be verified";
     default:
       if (d.call) return `${who}: ${d.call}`;

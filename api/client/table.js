@@ -104,6 +104,17 @@ function seatExtras(game, view, seat) {
   return out;
 }
 
+// A clocked game: the seat's deadline (server time, shown as the seconds left when drawn) and bank.
+function clockLine(view, seat) {
+  const clock = view.clock && view.clock.seats[seat];
+  if (!clock) return null;
+  if (clock.abandoned) return h("p", { class: "clock" }, `Abandoned: the ${view.clock.bot} bot plays this seat`);
+  const bank = `bank ${Math.round(clock.bank_ms / 1000)} s`;
+  if (!clock.deadline_at) return h("p", { class: "clock" }, `Clock: ${bank}`);
+  const left = Math.max(0, Math.round((Date.parse(clock.deadline_at) - Date.now()) / 1000));
+  return h("p", { class: "clock" }, `Clock: ${left} s left (${bank})`);
+}
+
 function seatsSection(game, view) {
   const s = view.game_state || {};
   const acting = toAct(view);
@@ -117,6 +128,7 @@ function seatsSection(game, view) {
     h("h3", {}, seatLabel(view, seat), acting.includes(seat) ? h("span", { class: "marker" }, " ▶ to act") : null),
     size !== null && size !== undefined ? h("p", {}, `${size} card${size === 1 ? "" : "s"} in hand`) : null,
     seatExtras(game, view, seat),
+    clockLine(view, seat),
     shown && shown[seat] && shown[seat].length ? h("div", { class: "shown-hand", "aria-label": `Hand of ${seatName(seat)}` },
       shown[seat].map((c) => card(game, c, { small: true }))) : null);
   })));

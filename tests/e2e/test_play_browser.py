@@ -244,8 +244,23 @@ def keep(shot: Path, name: str) -> None:
 
 
 def no_script_errors(driver) -> None:
-    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE" and not answered_stale(entry)]
     assert not errors, errors
+
+
+def answered_stale(entry: dict) -> bool:
+    """A command refused with 412 because another seat moved first is the protocol at work, not an error.
+
+    Chromium logs every 4xx response as a SEVERE network entry. The client answers a 412 by
+    fetching the view and sending the move again if it is still legal (Scharfe Schoten's
+    predictions are simultaneous, so this happens in real play); the game reaching its end
+    is what shows that the answer worked.
+    """
+    return (
+        entry.get("source") == "network"
+        and "/commands " in entry["message"]
+        and "status of 412 " in entry["message"]
+    )
 
 
 @pytest.mark.parametrize("game, players", [("scharfe-schoten", 3), ("schafkopf", 4), ("scharwenzel", 4)])

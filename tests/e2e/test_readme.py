@@ -45,8 +45,38 @@ def test_audit_walkthrough_verifies_a_game_and_catches_a_forged_card(server, tmp
     assert len(ast.literal_eval(hands)) == 4
 
 
+def test_deadlines_walkthrough_times_out_a_silent_seat(server):
+    block = re.search(r"<!-- deadlines -->\n```bash\n(.*?)```", README, re.S).group(1)
+    env = {**os.environ, "STICH": server["url"] + "/v1"}
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    deadline, timed_out, seat = result.stdout.strip().splitlines()[-3:]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", deadline), deadline
+    first = ast.literal_eval(timed_out)
+    assert first["seat"] == 0 and first["timeouts"] == 1 and first["abandoned"] is True and first["move"]["type"]
+    assert ast.literal_eval(seat.replace("null", "None").replace("true", "True").replace("false", "False"))[
+        "abandoned"] is True
+
+
 def test_quick_start_test_command_is_what_ci_runs():
     commands = re.findall(r"```bash\n(.*?)\n```", README, re.S)
     install_and_serve, install_and_test = commands[0], commands[1]
     assert install_and_serve.strip() == "pip install . && stich serve"
     assert install_and_test.strip() in (ROOT / ".ci" / "run").read_text()
+
+
+def test_tournament_walkthrough_plays_a_tournament_to_the_final_standings(server):
+    block = re.search(r"<!-- tournament -->\n```bash\n(.*?)```", README, re.S).group(1)
+    env = {**os.environ, "STICH": server["url"] + "/v1"}
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
+                            text=True, timeout=240)
+    assert result.returncode == 0, result.stderr + result.stdout
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == "active"
+    header, *rows, seed = lines[1:]
+    assert header == "place,participant,kind,bot,points,results,wins,best_round,rounds_played"
+    assert len(rows) == 8 and rows[0].startswith("1,")
+    assert sorted(int(row.split(",")[1]) for row in rows) == list(range(8))
+    assert all(row.split(",")[-1] == "2" for row in rows)  # everyone played both rounds
+    assert re.fullmatch(r"[0-9a-f]{64}", seed)

@@ -311,7 +311,7 @@ def test_seat_for_token_compares_every_seat_in_constant_time(counting_hmac):
     credentials = {seat: token_hash(t) for seat, t in tokens.items()}
     for seat, token in tokens.items():
         counting_hmac.calls.clear()
-        assert seat_for_token(credentials, token) == seat
+        assert seat_for_token(credentials, token) == (seat, 0)
         assert len(counting_hmac.calls) == len(credentials), "not every stored seat was compared"
         assert {b for _, b in counting_hmac.calls} == set(credentials.values())
         assert all(a == token_hash(token) for a, _ in counting_hmac.calls)

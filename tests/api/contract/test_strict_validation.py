@@ -34,7 +34,7 @@ _VALIDATORS: dict[str, OAS30Validator] = {}
 # What the games below must have shown (filled by the game tests, checked by the coverage test).
 SEEN: dict[str, dict[str, set]] = {}
 WALKED: set[str] = set()
-GAME_TESTS = 14  # the game tests (with their parameters) that the coverage test needs
+GAME_TESTS = 17  # the game tests (with their parameters) that the coverage test needs
 # Phases a client never sees. None: "dealing" (the system deals in the same request that makes a
 # deal due) shows in a game cut short at its deal ceiling, between its last deal and the next.
 UNOBSERVABLE_PHASES: set[str] = set()
@@ -97,7 +97,7 @@ class Walk:
     """One game with human seats only, every response validated."""
 
     def __init__(self, request, client, game: str, players: int, rules: dict, preset_deals: list | None = None,
-                 limits: dict | None = None):
+                 limits: dict | None = None, clock: dict | None = None):
         WALKED.add(request.node.name)
         self.client, self.game, self.players = client, game, players
         body = {"game": game, "players": players, "rules": rules, "seats": [{"kind": "human"}] * players}
@@ -105,6 +105,8 @@ class Walk:
             body["preset_deals"] = preset_deals
         if limits is not None:
             body["limits"] = limits
+        if clock is not None:
+            body["clock"] = clock
         schema_validator("CreateGame").validate(body)
         created = check(client.post("/v1/games", json=body), "/v1/games", "post", 201)
         self.id = created["id"]
@@ -342,6 +344,45 @@ def test_a_game_cut_short_at_its_deal_ceiling_conforms_strictly(request, client,
     events = walk.finish()
     assert [e["type"] for e in events if e["type"] in ("GameCutShort", "SeedRevealed")][:2] == [
         "GameCutShort", "SeedRevealed"]
+
+
+@pytest.mark.parametrize("game,players,rules", [
+    ("scharfe-schoten", 3, {"rounds": 1}), ("schafkopf", 4, {"deals": 2}), ("scharwenzel", 4, {"deals": 1}),
+])
+def test_a_clocked_game_with_time_outs_and_a_seat_taken_again_conforms_strictly(request, client, monkeypatch,
+                                                                                 game, players, rules):
+    """Seats time out (the worker's system command, at a chosen time) until one is abandoned and its
+    bot plays it; the seat is taken again with a new token; then the game is played to the end."""
+    from domain.clock import iso, millis
+    from workers.deadline import time_out_turn
+
+    handler = client.application.extensions["stich"].handler
+    now = [1_900_000_000_000]
+    monkeypatch.setattr(handler, "clock", lambda: iso(now[0]))
+    monkeypatch.setattr("workers.deadline.time.time", lambda: now[0] / 1000)
+    choose = {"scharfe-schoten": first_legal, "schafkopf": _schafkopf_player, "scharwenzel": _scharwenzel_choice}
+    walk = Walk(request, client, game, players, rules, clock={"per_move_s": 2, "bank_s": 1, "abandon_after": 2})
+    for _ in range(40):
+        summary = check(client.get(walk.url), "/v1/games/{id}", "get", 200)
+        seats = summary["clock"]["seats"]
+        abandoned = [c["seat"] for c in seats if c["abandoned"]]
+        if abandoned or summary["status"] == "finished":
+            break
+        seat = summary["to_act"][0]
+        now[0] = millis(seats[seat]["deadline_at"])
+        assert time_out_turn(walk.id, seat, summary["seq"], handler=handler) == "timed out"
+    assert abandoned, "no seat was abandoned"
+    seat = abandoned[0]
+    card = _deck(game, players)[0]  # a well-formed command: the token is what is refused
+    refused = check(client.post(f"{walk.url}/commands", json={"type": "play", "card": card}, headers=walk.headers(seat)),
+                    "/v1/games/{id}/commands", "post", 409)
+    assert refused["code"] == "seat_reclaimed"
+    walk.seen["problems"].add(refused["code"])
+    granted = check(client.post(f"{walk.url}/seats/{seat}", json={}), "/v1/games/{id}/seats/{seat}", "post", 201)
+    walk.tokens[seat] = granted["token"]
+    walk.play(choose[game])
+    events = walk.finish()
+    assert {"TurnTimedOut", "SeatReclaimed"} <= {e["type"] for e in events}
 
 
 # --------------------------------------------------------------------------- the unions against the code

@@ -1,0 +1,287 @@
+"""Tournaments: create, join, start, read, standings (JSON or CSV), the event feed and its stream.
+
+A tournament lives in its own stream, decided by ``domain.tournament`` through
+a command handler of its own (``workers/tournament.py`` holds it, with the
+driver that opens and records the tables). Credentials work as for seats:
+creating a tournament returns the organizer's token (needed to start it),
+joining a human participant slot returns that participant's token (needed to
+take its seat at each round's table); both are 192 random bits, kept only as
+SHA-256 hashes beside the tournament's stream, compared in constant time.
+"""
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+import json
+import secrets
+import time
+
+from flask import Blueprint, Flask, Response, current_app, request
+
+from domain.errors import RuleViolation
+from domain.tournament.decider import FINAL_EVENT
+from eventstore.codec import encode_for_viewer
+from eventstore.connection import connect_blocking
+from eventstore.handler import Loaded, UnknownGame
+from eventstore.watch import BLOCK_S, StreamWatcher
+
+from .auth import bearer_token, new_token, token_hash
+from .http import (
+    float_arg,
+    game_json_response,
+    game_response,
+    int_arg,
+    json_body,
+    limit_writes,
+    operator_request,
+    query_params,
+    quotas,
+    runtime,
+)
+from .problems import Problem
+from .quotas import API_KEY_HEADER
+
+tournaments = Blueprint("tournaments", __name__, url_prefix="/v1")
+
+ORGANIZER = -1  # the organizer's credential, beside the participants' (0..n-1)
+PAGE = 500
+MAX_SEQ = 2**53
+KEEPALIVE_S = 15.0
+LONGEST_STREAM_S = 86_400.0
+CSV_COLUMNS = ("place", "participant", "kind", "bot", "points", "results", "wins", "best_round", "rounds_played")
+
+
+def install(app: Flask, redis_url: str, max_watched: int) -> None:
+    """The blueprint, and a stream watcher for tournaments' streams (their own key space)."""
+    desk = app.extensions["stich"].tournaments
+    app.extensions["stich.tournament_watcher"] = StreamWatcher(
+        desk.handler.store, connect_blocking(redis_url, BLOCK_S, max_connections=max_watched),
+        max_games=max_watched, on_batch=desk.handler.advance)
+    app.register_blueprint(tournaments)
+
+
+def desk():
+    return runtime().tournaments
+
+
+def load(tournament_id: str) -> Loaded:
+    try:
+        return desk().handler.load(tournament_id)
+    except UnknownGame:
+        raise Problem(404, "unknown_tournament", f"no tournament {tournament_id!r}") from None
+
+
+def body_of(loaded: Loaded) -> dict:
+    return {"id": loaded.game_id, **desk().handler.table.summary(loaded.state)}
+
+
+def credential(tournament_id: str, who: int) -> None:
+    """The bearer token must be ``who``'s (the organizer, or a participant)."""
+    token = bearer_token(required=True)
+    stored = desk().handler.store.seat_credentials(tournament_id).get(who)
+    if stored is None or not hmac.compare_digest(token_hash(token), stored):
+        whose = "the organizer's" if who == ORGANIZER else f"participant {who}'s"
+        raise Problem(403, "invalid_token", f"this is not {whose} token for this tournament")
+
+
+def rule_problem(exc: RuleViolation) -> Problem:
+    return Problem(409, exc.code, exc.detail, **exc.context)
+
+
+@tournaments.post("/tournaments")
+def create_tournament():
+    operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER))
+    limit_writes()
+    raw = json_body()
+    if not isinstance(raw, dict):
+        raise Problem(422, "validation_error", "the body must be a JSON object", errors={"_body": ["not an object"]})
+    if not operator:  # counts against the address's creation rate, like a game
+        quotas().check_create(request.remote_addr, runtime().index.statuses)
+    handler = desk().handler
+    handler.table.create(raw, "")  # validated before an id or a secret is spent on it (422 invalid_setup)
+    token = new_token()
+    outcome = handler.create_with(lambda commitment: handler.table.create(raw, commitment),
+                                  game_id="t" + secrets.token_hex(8)[1:])  # "t": never mistaken for a game's
+    handler.store.save_seat_credential(outcome.game_id, ORGANIZER, token_hash(token))
+    body = body_of(outcome.loaded)
+    body["token"] = token
+    return game_response(body, outcome.loaded.seq, 201, {"Location": f"/v1/tournaments/{outcome.game_id}"})
+
+
+@tournaments.get("/tournaments/<tournament_id>")
+def get_tournament(tournament_id: str):
+    loaded = load(tournament_id)
+    return game_response(body_of(loaded), loaded.seq)
+
+
+@tournaments.post("/tournaments/<tournament_id>/participants/<int:participant>")
+def join(tournament_id: str, participant: int):
+    limit_writes()
+    loaded = load(tournament_id)
+    entries = loaded.state.participants
+    if not 0 <= participant < len(entries):
+        raise Problem(404, "unknown_participant", f"this tournament has participants 0..{len(entries) - 1}")
+    store = desk().handler.store
+    token = new_token()
+    # Claimed first (HSETNX), so two clients racing for one slot cannot both get a token.
+    if entries[participant]["kind"] != "human" or not store.save_seat_credential(tournament_id, participant,
+                                                                                   token_hash(token)):
+        raise Problem(409, "seat_taken", f"participant {participant} is a bot or has joined already")
+    try:
+        outcome = desk().handler.execute(tournament_id, None, {"type": "join", "participant": participant})
+    except RuleViolation as exc:
+        store.delete_seat_credential(tournament_id, participant)
+        raise rule_problem(exc)
+    except Exception:
+        store.delete_seat_credential(tournament_id, participant)
+        raise
+    body = {"id": tournament_id, "participant": participant, "token": token}
+    return game_response(body, outcome.loaded.seq, 201)
+
+
+@tournaments.post("/tournaments/<tournament_id>/start")
+def start(tournament_id: str):
+    limit_writes()
+    load(tournament_id)
+    credential(tournament_id, ORGANIZER)
+    try:
+        desk().handler.execute(tournament_id, None, {"type": "start"}, idempotency_key="start")
+    except RuleViolation as exc:
+        raise rule_problem(exc)
+    loaded = load(tournament_id)  # inline, the tables may have played meanwhile
+    return game_response(body_of(loaded), loaded.seq)
+
+
+@tournaments.post("/tournaments/<tournament_id>/participants/<int:participant>/seat")
+def take_table_seat(tournament_id: str, participant: int):
+    """The participant's seat at its table in the current round: the seat's token, taken on its behalf."""
+    limit_writes()
+    loaded = load(tournament_id)
+    state = loaded.state
+    if not 0 <= participant < len(state.participants):
+        raise Problem(404, "unknown_participant", f"this tournament has participants 0..{len(state.participants) - 1}")
+    credential(tournament_id, participant)
+    round_ = state.current
+    found = [(t, t.participants.index(participant)) for t in (round_.tables if round_ else ())
+             if participant in t.participants]
+    if state.status != "active" or not found or round_.finished:
+        raise Problem(409, "no_table", "no round is being played: wait for the next one (GET the tournament)")
+    slot, seat = found[0]
+    if slot.game_id is None:
+        raise Problem(409, "table_not_open", "the table is being opened; retry in a moment",
+                      headers={"Retry-After": "1"})
+    rt = runtime()
+    token = new_token()
+    if not rt.store.save_seat_credential(slot.game_id, seat, token_hash(token)):
+        raise Problem(409, "seat_taken", f"participant {participant} has taken its seat at this table already")
+    game = rt.handler.load(slot.game_id)
+    if game.state.seats[seat].taken:  # a clocked tournament's table started at once: only the token is new
+        body = {"id": tournament_id, "participant": participant, "round": round_.number, "table": slot.table,
+                "game_id": slot.game_id, "seat": seat, "token": token}
+        return game_response(body, game.seq, 201)
+    try:
+        outcome = rt.handler.execute(slot.game_id, None, {"type": "take_seat", "seat": seat})
+    except RuleViolation as exc:
+        rt.store.delete_seat_credential(slot.game_id, seat)
+        raise rule_problem(exc)
+    except Exception:
+        rt.store.delete_seat_credential(slot.game_id, seat)
+        raise
+    body = {"id": tournament_id, "participant": participant, "round": round_.number, "table": slot.table,
+            "game_id": slot.game_id, "seat": seat, "token": token}
+    return game_response(body, outcome.loaded.seq, 201)
+
+
+@tournaments.get("/tournaments/<tournament_id>/standings")
+@query_params("format")
+def get_standings(tournament_id: str):
+    loaded = load(tournament_id)
+    summary = desk().handler.table.summary(loaded.state)
+    wanted = request.args.get("format")
+    if wanted not in (None, "json", "csv"):
+        raise Problem(422, "validation_error", "format must be json or csv", errors={"format": ["json or csv"]})
+    if wanted is None:
+        best = request.accept_mimetypes.best_match(["application/json", "text/csv"], default="application/json")
+        wanted = "csv" if best == "text/csv" else "json"
+    if wanted == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore", lineterminator="\r\n")  # RFC 4180
+        writer.writeheader()
+        writer.writerows(summary["standings"])
+        response = Response(out.getvalue(), mimetype="text/csv")
+        response.headers["ETag"] = f'"{loaded.seq}"'
+        return response
+    body = {"id": tournament_id, "status": summary["status"], "final": summary["final"],
+            "round": summary["round"], "standings": summary["standings"]}
+    return game_response(body, loaded.seq)
+
+
+@tournaments.get("/tournaments/<tournament_id>/events")
+@query_params("after", "limit")
+def events(tournament_id: str):
+    loaded = load(tournament_id)
+    after = int_arg("after", 0, 0, MAX_SEQ)
+    limit = int_arg("limit", PAGE, 1, PAGE)
+    found = desk().handler.store.read(tournament_id, after, count=limit) if after < loaded.seq else []
+    reveal = loaded.state.status == "finished" or any(e.type == FINAL_EVENT for e in found)
+    seq = max(loaded.seq, found[-1].seq if found else 0)
+    body = (f'{{"id":{json.dumps(tournament_id)},'
+            f'"events":[{",".join(encode_for_viewer(e, None, reveal) for e in found)}],"seq":{seq}}}')
+    return game_json_response(body, seq)
+
+
+@tournaments.get("/tournaments/<tournament_id>/events/stream")
+@query_params("after", "timeout")
+def stream(tournament_id: str):
+    loaded = load(tournament_id)
+    after = int_arg("after", 0, 0, MAX_SEQ)
+    last_event_id = request.headers.get("Last-Event-ID")
+    if last_event_id is not None:
+        value = last_event_id.strip()
+        if not (value.isascii() and value.isdigit()) or len(value) > 16 or int(value) > MAX_SEQ:
+            raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a seq")
+        after = int(value)
+    timeout = float_arg("timeout", LONGEST_STREAM_S, 0.0, LONGEST_STREAM_S)
+    finished = loaded.state.status == "finished"
+    follow: StreamWatcher = current_app.extensions["stich.tournament_watcher"]
+    slot = quotas().stream_slot(request.remote_addr, operator_request())
+    try:
+        lease = follow.lease(tournament_id)
+    except BaseException:
+        slot.release()
+        raise
+    released = False
+
+    def release() -> None:  # the stream's end and the server's close both call it
+        nonlocal released
+        if not released:
+            released = True
+            lease.release()
+            slot.release()
+
+    def generate():
+        last, reveal = after, finished
+        deadline = time.monotonic() + timeout
+        try:
+            yield "retry: 2000\n\n"
+            if reveal and last >= loaded.seq:
+                return
+            while (remaining := deadline - time.monotonic()) > 0:
+                found = follow.next_events(lease.watch, last, min(remaining, KEEPALIVE_S), PAGE)
+                if not found:
+                    yield ": keep-alive\n\n"
+                    continue
+                reveal = reveal or any(e.type == FINAL_EVENT for e in found)
+                yield "".join(f"id: {e.seq}\ndata: {lease.watch.render(e, None, reveal)}\n\n" for e in found)
+                last = found[-1].seq
+                if found[-1].type == FINAL_EVENT:
+                    return
+        finally:
+            release()
+
+    response = Response(generate(), mimetype="text/event-stream")
+    response.call_on_close(release)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

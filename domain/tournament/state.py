@@ -1,0 +1,67 @@
+"""A tournament's state: folded from its events, never stored on its own."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Result:
+    """One participant's game at one table: its seat, the game's total for it, and its place at the table."""
+
+    participant: int
+    seat: int
+    result: int | float
+    place: int
+
+    def to_json(self) -> dict:
+        return {"participant": self.participant, "seat": self.seat, "result": self.result, "place": self.place}
+
+
+@dataclass(frozen=True)
+class TableSlot:
+    table: int
+    participants: tuple[int, ...]  # by seat
+    game_id: str | None = None  # once opened
+    results: tuple[Result, ...] | None = None  # once finished, by seat
+    cut_short: str | None = None  # the ceiling that ended its game, if one did
+
+    @property
+    def finished(self) -> bool:
+        return self.results is not None
+
+
+@dataclass(frozen=True)
+class RoundState:
+    number: int  # 1-based
+    tables: tuple[TableSlot, ...]
+    deals: tuple[Any, ...] = ()  # a duplicate round's preset deals, before rotation (secret until the end)
+    finished: bool = False
+
+    @property
+    def all_tables_finished(self) -> bool:
+        return all(table.finished for table in self.tables)
+
+
+@dataclass(frozen=True)
+class TournamentState:
+    config: dict | None = None
+    status: str = "new"  # new | waiting | active | finished
+    seed_sha256: str = ""
+    seed: str | None = None  # hex, once revealed
+    joined: frozenset[int] = frozenset()  # human participants who took their slot
+    rounds: tuple[RoundState, ...] = ()
+    standings: tuple[dict, ...] | None = None  # final, once TournamentFinished
+    events: int = 0
+
+    @property
+    def participants(self) -> list[dict]:
+        return self.config["participants"] if self.config else []
+
+    @property
+    def table_size(self) -> int:
+        return self.config["players"]
+
+    @property
+    def current(self) -> RoundState | None:
+        return self.rounds[-1] if self.rounds else None

@@ -1,0 +1,205 @@
+"""The tournament driver: opens every table of a round, records each finished table, moves on.
+
+``TournamentDesk.drive(id)`` is one idempotent pass over the current round:
+
+* a table not yet opened gets its game, created under the id ``table_game_id``
+  derives from (tournament, round, table), then ``TableOpened``. Creating
+  that id again finds the game (``CommandHandler.create_with``), and the
+  tournament refuses a second ``TableOpened`` for a table, so a retried or
+  doubled pass never makes a second set of tables;
+* a table whose game has finished gets ``TableFinished`` with its totals (the
+  idempotency key ``finish-<round>-<table>`` makes a retry a no-op). After the
+  round's last table the tournament itself appends ``RoundFinished`` and draws
+  the next round (or finishes), and the pass goes on with that round.
+
+Who calls it: a listener of the games' handler, when a tournament table's game
+ends (its ``SeedRevealed``), and a listener of the tournaments' handler when a
+round is drawn. With RQ each is a job (``drive_tournament``); inline (tests,
+single process) the pass runs in the calling thread, iteratively. A worker
+killed mid-pass loses nothing: the tournament's entry ``tournament|<id>|0`` in
+the due-time index (from ``TournamentStarted`` until it finishes) makes a
+sweeper queue a fresh pass every ``STICH_SWEEP_AFTER`` seconds, and the pass
+also gives every unfinished table whose bot is due an entry of its own, in case
+its creator died before the game's own listeners ran.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+
+from domain.errors import RuleViolation
+from domain.game import rank_places
+from domain.table import FINAL_EVENT
+from domain.tournament import Tournaments, TournamentState
+from domain.tournament.decider import table_game_id
+from eventstore.codec import StoredEvent
+from eventstore.handler import CommandHandler, Contention, Loaded, UnknownGame
+from eventstore.schedule import Entry
+from eventstore.store import EventStore
+
+from .dispatch import bots_to_act
+
+KIND = "tournament"  # its entries in the due-time index
+MAX_ROUNDS_PER_PASS = 64  # a pass follows the rounds it finishes; bounded all the same
+
+
+def sweep_after() -> float:
+    # Imported late: the sweeper imports this module.
+    from .sweeper import sweep_after as after
+
+    return after()
+
+
+class TournamentDesk:
+    def __init__(self, games: CommandHandler, store: EventStore, schedule=None, queue=None):
+        self.games = games
+        self.schedule = schedule
+        self.queue = queue
+        self.redis = store.redis
+        self.prefix = games.store.prefix
+        self.handler = CommandHandler(store, Tournaments(games.table.games), listeners=[self.on_tournament],
+                                      empty=TournamentState)
+        self._local = threading.local()
+
+    @classmethod
+    def attach(cls, runtime) -> TournamentDesk:
+        """The desk of a runtime: tournaments in a key space of their own (``<prefix>:tournaments``), so a
+        tournament id is never a game id, and a listener on the runtime's games for their tables."""
+        store = EventStore(runtime.store.redis, f"{runtime.store.prefix}:tournaments")
+        desk = cls(runtime.handler, store, runtime.schedule, runtime.queue)
+        runtime.handler.listeners.append(desk.on_game)
+        return desk
+
+    # -- which game belongs to which tournament ----------------------------------------------
+    def _table_key(self, game_id: str) -> str:
+        return f"{self.prefix}:{{g:{game_id}}}:tournament"  # the game's slot, beside its other keys
+
+    def tournament_of(self, game_id: str) -> str | None:
+        raw = self.redis.get(self._table_key(game_id))
+        return raw.decode() if raw is not None else None
+
+    # -- triggers ---------------------------------------------------------------------------
+    def on_game(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
+        """A game ended: if it is a tournament table, its tournament may move on."""
+        if appended and appended[-1].type == FINAL_EVENT:
+            tournament_id = self.tournament_of(loaded.game_id)
+            if tournament_id:
+                self.request(tournament_id, loaded.game_id)
+
+    def on_tournament(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
+        types = {e.type for e in appended}
+        if self.schedule is not None and "TournamentStarted" in types:
+            self.schedule.add(Entry(KIND, loaded.game_id, 0), time.time() + sweep_after())
+        if "RoundDrawn" in types:
+            self.request(loaded.game_id, f"r{loaded.state.current.number}")
+
+    def request(self, tournament_id: str, reason: str) -> None:
+        """A pass over the tournament: a job with RQ, else now in this thread (never recursively)."""
+        if self.queue is not None:
+            self.queue.enqueue("workers.tournament.drive_tournament", tournament_id,
+                               job_id=f"tournament-{tournament_id}-{reason}", result_ttl=60, failure_ttl=3600,
+                               job_timeout=120)
+            return
+        pending = getattr(self._local, "pending", None)
+        if pending is None:
+            pending = self._local.pending = deque()
+        if tournament_id not in pending:
+            pending.append(tournament_id)
+        if getattr(self._local, "draining", False):
+            return
+        self._local.draining = True
+        try:
+            while pending:
+                self.drive(pending.popleft())
+        finally:
+            self._local.draining = False
+
+    # -- the pass ---------------------------------------------------------------------------
+    def drive(self, tournament_id: str) -> str:
+        for _ in range(MAX_ROUNDS_PER_PASS):
+            try:
+                state = self.handler.load(tournament_id).state
+            except UnknownGame:
+                return "unknown tournament"
+            if state.status == "finished":
+                if self.schedule is not None:
+                    self.schedule.drop(Entry(KIND, tournament_id, 0))
+                return "finished"
+            round_ = state.current
+            if state.status != "active" or round_ is None or round_.finished:
+                return "not started"
+            finished = 0
+            for slot in round_.tables:
+                if slot.finished:
+                    continue
+                game_id = slot.game_id or self._open(tournament_id, state, round_.number, slot.table)
+                game = self.games.load(game_id)
+                if game.state.status == "finished":
+                    self._record(tournament_id, round_.number, slot.table, game)
+                    finished += 1
+                else:
+                    self._keep_due(game)
+            if not finished:
+                return "playing"
+        return "playing"
+
+    def _open(self, tournament_id: str, state: TournamentState, round_: int, table: int) -> str:
+        game_id = table_game_id(tournament_id, round_, table)
+        # Before the game exists: its end must find its tournament even if it ends inside create.
+        self.redis.set(self._table_key(game_id), tournament_id)
+        setup = self.handler.table.table_setup(state, round_, table)
+        create = self.games.table.create
+        self.games.create_with(lambda commitment: create(setup["game"], setup["players"], setup["rules"],
+                                                         setup["seats"], setup["preset_deals"], commitment,
+                                                         clock=setup["clock"]),
+                               game_id=game_id)
+        if setup["clock"]:
+            # With turn deadlines the table starts at once: a participant who never asks for its seat's
+            # token is on the clock like one who stops moving, and cannot hold up the round.
+            for seat, spec in enumerate(setup["seats"]):
+                if spec["kind"] == "human":
+                    try:
+                        self.games.execute(game_id, None, {"type": "take_seat", "seat": seat},
+                                           idempotency_key=f"seat-{seat}")
+                    except RuleViolation:  # taken by an earlier pass
+                        pass
+        self._system(tournament_id, {"type": "open_table", "round": round_, "table": table, "game_id": game_id},
+                     f"open-{round_}-{table}")
+        return game_id
+
+    def _record(self, tournament_id: str, round_: int, table: int, game: Loaded) -> None:
+        scores = self.games.table.summary(game.state)["scores"]
+        totals = list(scores["totals"])
+        command = {"type": "finish_table", "round": round_, "table": table, "totals": totals,
+                   "places": list(scores.get("ranking") or rank_places(totals))}
+        if game.state.cut_short:
+            command["cut_short"] = game.state.cut_short
+        self._system(tournament_id, command, f"finish-{round_}-{table}")
+
+    def _system(self, tournament_id: str, command: dict, key: str) -> None:
+        try:
+            self.handler.execute(tournament_id, None, command, idempotency_key=key)
+        except (RuleViolation, Contention):  # another pass recorded it first: what we wanted
+            pass
+
+    def _keep_due(self, game: Loaded) -> None:
+        """An entry for a table's due bot, unless it has one: its creator may have died before its listeners."""
+        if self.schedule is not None and bots_to_act(self.games.table, game.state):
+            self.schedule.add(Entry("bot", game.game_id, game.seq), time.time() + sweep_after())
+
+
+def drive_tournament(tournament_id: str) -> str:
+    """The RQ job: one pass over the tournament in this worker's runtime."""
+    from .context import current_runtime
+
+    return current_runtime().tournaments.drive(tournament_id)
+
+
+def settle_tournament(sweeper, entry: Entry, now: float) -> int:
+    """A sweeper found the tournament's entry due: queue a pass. The entry stays, leased, and comes due
+    again after the lease; the pass drops it once the tournament has finished."""
+    sweeper.queue.enqueue("workers.tournament.drive_tournament", entry.game_id,
+                          job_id=f"tournament-{entry.game_id}-s{int(now * 1000)}", result_ttl=60,
+                          failure_ttl=3600, job_timeout=120)
+    return 1
