@@ -18,7 +18,7 @@ from eventstore.handler import Loaded
 from eventstore.watch import StreamWatcher
 
 from .http import (float_arg, game_json_response, int_arg, operator_request, query_params, quotas, runtime,
-                   viewer_seat)
+                   viewer_seat, with_time_left)
 from .metrics import OPEN_STREAMS
 from .problems import Problem
 
@@ -79,7 +79,7 @@ class TurnViews:
         if self.seat not in table.to_act(loaded.state) or loaded.seq <= self.sent:
             return ""
         self.sent = loaded.seq
-        body = {"id": self.game_id, **table.view(loaded.state, self.seat), "seq": loaded.seq}
+        body = with_time_left({"id": self.game_id, **table.view(loaded.state, self.seat), "seq": loaded.seq})
         return f"event: view\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
 
 

@@ -12,7 +12,7 @@ from eventstore.index import STATUSES, BadCursor
 from .auth import bearer_token, credential, new_token, token_hash
 from .commands import command_schemas
 from .http import (game_response, idempotency_key, if_match, int_arg, json_body, limit_writes, query_params,
-                   quotas, runtime, validate, viewer_credential, viewer_seat)
+                   quotas, runtime, validate, viewer_credential, viewer_seat, with_time_left)
 from .problems import Problem
 from .quotas import API_KEY_HEADER
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
@@ -29,7 +29,7 @@ def summary(loaded: Loaded) -> dict:
     body = {"id": loaded.game_id}
     body.update(runtime().handler.table.summary(loaded.state))
     body["head"] = loaded.head
-    return body
+    return with_time_left(body)
 
 
 @games.post("/games")
@@ -138,7 +138,7 @@ def view(game_id: str):
     body = {"id": game_id}
     if request.args.get("at") is None:
         body.update(rt.handler.table.view(loaded.state, seat))
-        return game_response(body, loaded.seq)
+        return game_response(with_time_left(body), loaded.seq)
     # A past moment: hidden then is hidden now, unless the game has finished since (then a
     # replay shows every hand). ``seq`` is the moment shown; ``latest_seq`` the game's own.
     at = int_arg("at", loaded.seq, 1, loaded.seq)
@@ -180,7 +180,7 @@ def post_command(game_id: str):
     # RFC 7240: a client that gets its views from the stream asks for the answer without one.
     minimal = "return=minimal" in request.headers.get("Prefer", "").replace(" ", "").lower().split(",")
     if not minimal:
-        body["view"] = rt.handler.table.view(after.state, seat)
+        body["view"] = with_time_left(rt.handler.table.view(after.state, seat))
     response = game_response(body, after.seq)
     if minimal:
         response.headers["Preference-Applied"] = "return=minimal"

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
+
+from domain.clock import millis
 
 from .auth import bearer_token, token_hash
 from .problems import Problem
@@ -43,6 +46,18 @@ def validate(schema: Schema, data, code: str = "validation_error"):
         return schema.load(data)
     except ValidationError as exc:
         raise Problem(422, code, "the body does not match the schema", errors=exc.messages)
+
+
+def with_time_left(body: dict) -> dict:
+    """A clocked game's body, each running clock's ``remaining_ms`` added as of now: the domain
+    knows deadlines (times are data there), only a response knows when it is sent."""
+    clock = body.get("clock")
+    if clock:
+        now_ms = time.time() * 1000
+        for seat in clock["seats"]:
+            due = seat["deadline_at"]
+            seat["remaining_ms"] = None if due is None else max(0, round(millis(due) - now_ms))
+    return body
 
 
 def viewer_seat(game_id: str, required: bool) -> int | None:
