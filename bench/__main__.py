@@ -15,6 +15,9 @@ phase (for working on it); ``--stream-*`` options size it. ``--only
 tournament`` runs only "tournament at scale" (``bench/tournament.py``): a
 64-participant Schafkopf bot tournament (16 tables, 3 rounds, 8 deals per
 table) played to the end by the bot workers (``--short``: 16 participants).
+``--only simulator`` (no server) times random playouts of each game's simulator against its
+decider and OpenSpiel's skat and hearts (``bench/simulator.py``; OpenSpiel only when
+``pyspiel`` is importable: ``pip install open-spiel``).
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ from pathlib import Path
 from stich.redis_server import PrivateRedis, free_port
 from stich.web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
 
-from . import load, measure, streams, tournament
+from . import load, measure, simulator, streams, tournament
 from .processes import children, rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,7 +99,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--short", action="store_true", help="a smoke run of a couple of minutes")
-    parser.add_argument("--only", choices=["streams", "tournament"],
+    parser.add_argument("--only", choices=["streams", "tournament", "simulator"],
                         help="run only this phase (after starting the server)")
     parser.add_argument("--duration", type=float, help="seconds per throughput phase (default 20, short 6)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent simulated clients")
@@ -129,6 +132,8 @@ def main(argv=None) -> int:
         if getattr(args, option) is not None:
             setattr(stream_cfg, field, getattr(args, option))
     everything = args.only is None
+    if args.only == "simulator":
+        return run_simulator(args)
 
     progress = Progress(9 if everything else 2)
     redis_server = PrivateRedis(fsync="always").start()
@@ -181,6 +186,18 @@ def main(argv=None) -> int:
     return finish(result, args, everything)
 
 
+def run_simulator(args) -> int:
+    """The simulator phase alone: in this process, no server (its figures are CPU-bound)."""
+    progress = Progress(1)
+    progress.phase("simulator against decider and OpenSpiel: random playouts")
+    result = {"started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+              "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+              "config": {"short": args.short, "only": args.only},
+              "simulator": simulator.run(seconds=1.0 if args.short else 3.0, progress=progress.say,
+                                         search_games=1 if args.short else 3)}
+    return finish(result, args, everything=False)
+
+
 def finish(result: dict, args, everything: bool) -> int:
     """The targets, the results file and the table (after the servers have stopped)."""
     result["targets"] = {}
@@ -201,6 +218,8 @@ def finish(result: dict, args, everything: bool) -> int:
         result["targets"].update(streams.targets(result["streams"]))
     if "tournament" in result:
         result["targets"].update(tournament.targets(result["tournament"]))
+    if "simulator" in result:
+        result["targets"].update(result["simulator"].get("targets", {}))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     suffix = ("-short" if args.short else "") + (f"-{args.only}" if args.only else "")
@@ -279,6 +298,8 @@ def print_table(r: dict, path: Path) -> None:
         rows += streams.table_rows(r["streams"])
     if "tournament" in r:
         rows += tournament.table_rows(r["tournament"])
+    if "simulator" in r:
+        rows += simulator.table_rows(r["simulator"])
     width = max(len(a) for a, _, _ in rows)
     print()
     for a, b, c in rows:

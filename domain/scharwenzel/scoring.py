@@ -41,14 +41,26 @@ def score_deal(*, trumps: str, after_all_passed: bool, starting_hands, trick_sid
     ``trick_sides`` lists the side that took each trick in order; ``tout_side`` is
     the side that announced tout, if any.
     """
-    total = len(trick_sides)
-    tricks = [trick_sides.count(0), trick_sides.count(1)]
-    game = game_points(trumps, after_all_passed)
     held = [set(), set()]
     for seat, hand in enumerate(starting_hands):
         held[side_of(seat)].update(hand)
+    head = list(trick_sides[:majority(len(trick_sides))])
+    return settle(trumps=trumps, after_all_passed=after_all_passed,
+                  tricks=[trick_sides.count(0), trick_sides.count(1)],
+                  first_side=head[0] if head and head.count(head[0]) == len(head) else None,
+                  runs=(matadors(held[0], trumps), matadors(held[1], trumps)),
+                  tout_side=tout_side, bock_in=bock_in, bock_value=bock_value)
+
+
+def settle(*, trumps: str, after_all_passed: bool, tricks: list[int], first_side: int | None,
+           runs: tuple[list[str], list[str]], tout_side: int | None, bock_in: int, bock_value: str) -> dict:
+    """``score_deal`` from the deal's facts: the tricks per side, the side that took all of the
+    first majority of tricks (if one did) and each side's matadors. The simulator
+    (``simulator.py``) scores with this too, from its bitmasks."""
+    total = tricks[0] + tricks[1]
+    game = game_points(trumps, after_all_passed)
     out = {
-        "trumps": trumps, "after_all_passed": after_all_passed, "tricks": tricks,
+        "trumps": trumps, "after_all_passed": after_all_passed, "tricks": list(tricks),
         "majority_side": None, "winner": None, "game": 0, "first": 0,
         "matadors": 0, "matador_cards": [], "bock_in": bock_in, "bock_out": 0,
         "bock": False, "tout": False, "announced_tout": tout_side, "tout_made": None,
@@ -76,7 +88,7 @@ def score_deal(*, trumps: str, after_all_passed: bool, starting_hands, trick_sid
         # SW-5: nobody scores; the deal's value carries to the next deal.
         value = game
         if bock_value == "game_and_matadors":
-            value += max(len(matadors(held[0], trumps)), len(matadors(held[1], trumps)))
+            value += max(len(runs[0]), len(runs[1]))
         out.update(bock=True, bock_out=bock_in + value)
         return out
     out.update(winner=side, game=game)
@@ -85,8 +97,8 @@ def score_deal(*, trumps: str, after_all_passed: bool, starting_hands, trick_sid
         out["points"][side] = game + bock_in
         out["hooks"][side] = 1
         return out
-    first = 2 if all(s == side for s in trick_sides[:majority(total)]) else 0
-    run = matadors(held[side], trumps)
+    first = 2 if first_side == side else 0
+    run = list(runs[side])
     out.update(first=first, matadors=len(run), matador_cards=run)
     out["points"][side] = game + first + len(run) + bock_in
     return out

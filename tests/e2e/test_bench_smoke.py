@@ -56,3 +56,19 @@ def test_short_benchmark_writes_every_figure(tmp_path):
     assert figures["targets"]["streams_no_failures"] and figures["targets"]["streams_all_delivered_in_order"]
     assert {"streams_move_p99<=2x", "streams_health_p99<=2x"} <= set(figures["targets"])
     assert "streams verification" in result.stdout
+
+
+def test_the_simulator_phase_times_every_game_and_the_search(tmp_path):
+    """`--only simulator --short`: each simulator against its decider (OpenSpiel too, when installed)
+    and the search bots' decisions; again no timing thresholds, only that every figure is there."""
+    result = subprocess.run([sys.executable, "-m", "bench", "--only", "simulator", "--short", "--out", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    [path] = list(tmp_path.glob("*.json"))
+    figures = json.loads(path.read_text())["simulator"]
+    assert set(figures["games"]) == {"schafkopf", "scharwenzel", "scharfe-schoten-3", "scharfe-schoten-4"}
+    for name, game in figures["games"].items():
+        assert game["simulator"]["actions_per_s"] > 0 and game["decider"]["actions_per_s"] > 0, name
+    assert set(figures["search_decisions"]) == {"schafkopf", "scharwenzel", "scharfe-schoten"}
+    for name, decisions in figures["search_decisions"].items():
+        assert decisions["decisions"] > 10 and 0 < decisions["p50_ms"] <= decisions["p99_ms"], name

@@ -4,7 +4,9 @@ For a card to play it repeatedly samples a world consistent with what the
 seat knows (``determinize``), and in that world plays each legal card and
 the rest of the *current deal* with a fast rollout policy (the heuristic's
 card play, which sees the sampled hands; or uniform random) through the
-game's own ``decide``/``evolve``. A playout scores this seat's payment of the
+game's simulator (``simulator``: built from the sampled state once per world,
+copied per card; it agrees with ``decide``/``evolve`` card by card and settles
+the deal as they do, but builds no events). A playout scores this seat's payment of the
 deal (plus a little for its side's card points, which breaks ties between
 cards that win or lose alike). Every card is tried in the same worlds; the
 best average wins. The search stops at the end of the deal: the next deal
@@ -19,69 +21,80 @@ at once; so is any card when time is already up.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
-from ...frozen import replace
+from ...bitmask import members
 from ..cards import PLAYERS, points
 from ..game_types import order
+from ..simulator import DECK, INDEX, Simulator, from_state
 from . import cardplay, heuristic
-from .determinize import TABLE, World
+from .determinize import World
 from .knowledge import read
 
-GAME = TABLE.games["schafkopf"]
+FOLLOW_KEYS = ("E", "G", "H", "S", "T")  # the simulator's follow keys 0-4 as ``Order.follow_key`` names them
 POINT_WEIGHT = 0.02  # a card point against a payment unit: a tie-break, never outweighing a game won
 PARTNERSHIPS = ("rufspiel", "hochzeit")
 
 
-def _friends(state, seat: int) -> frozenset[int]:
-    contract = state.contract
+@lru_cache(maxsize=1024)
+def _friends(contract, partner: int | None, seat: int) -> frozenset[int]:
     if contract.declarer is None:
         return frozenset()
     others = frozenset(range(PLAYERS)) - {seat}
     if contract.game in PARTNERSHIPS:
-        side = {contract.declarer, state.partner}
+        side = {contract.declarer, partner}
         return frozenset(side - {seat}) if seat in side else others - side
     return frozenset() if seat == contract.declarer else others - {contract.declarer}
 
 
-def heuristic_rollout(state, seat: int, legal: list[str], rng: random.Random) -> str:
+# A rollout hands the heuristic card codes: the same hands and leads recur in every playout of a world.
+@lru_cache(maxsize=1 << 14)
+def _codes(mask: int) -> tuple[str, ...]:
+    return tuple(DECK[card] for card in members(mask))
+
+
+@lru_cache(maxsize=32)
+def _led(mask: int) -> frozenset[str]:
+    return frozenset(FOLLOW_KEYS[key] for key in members(mask))
+
+
+def heuristic_rollout(sim: Simulator, seat: int, legal: tuple[int, ...], rng: random.Random) -> int:
     """The heuristic's card, knowing every hand of the sampled world."""
-    contract = state.contract
-    rules_order = order(contract.game, contract.suit)
+    rules = sim.rules
+    contract = rules.contract
     situation = cardplay.Situation(
-        seat=seat, hand=state.hands[seat], legal=legal, trick=state.trick.plays, game=contract.game,
+        seat=seat, hand=_codes(sim.hands[seat]), legal=[DECK[c] for c in legal],
+        trick=tuple((who, DECK[c]) for who, c in sim.trick_plays()), game=contract.game,
         suit=contract.suit, declarer=contract.declarer, called_ace=contract.called_ace,
-        friends=_friends(state, seat), played=frozenset(), deck=state.config.cards,
-        led_before=frozenset(rules_order.follow_key(trick.plays[0][1]) for _, trick in state.tricks),
-        hands={s: state.hands[s] for s in range(PLAYERS) if s != seat})
-    return cardplay.choose(situation)
+        friends=_friends(contract, None if rules.partner < 0 else rules.partner, seat), played=frozenset(),
+        deck=rules.config.cards, led_before=_led(sim.leads),
+        hands={s: _codes(sim.hands[s]) for s in range(PLAYERS) if s != seat})
+    return INDEX[cardplay.choose(situation)]
 
 
-def random_rollout(state, seat: int, legal: list[str], rng: random.Random) -> str:
+def random_rollout(sim: Simulator, seat: int, legal: tuple[int, ...], rng: random.Random) -> int:
     return legal[rng.randrange(len(legal))]
 
 
 ROLLOUTS = {"heuristic": heuristic_rollout, "random": random_rollout}
 
 
-def _score(data: dict, seat: int) -> float:
-    if data["game"] == "ramsch":
-        own = data["seat_points"][seat]
-        return data["payments"][seat] - POINT_WEIGHT * own
-    side = "declarers" if seat in data["declarers"] else "defenders"
-    return data["payments"][seat] + POINT_WEIGHT * data["card_points"][side]
+def _score(settled, seat: int) -> float:
+    if settled.game == "ramsch":
+        return settled.payments[seat] - POINT_WEIGHT * settled.seat_points[seat]
+    side = 0 if seat in settled.declarers else 1
+    return settled.payments[seat] + POINT_WEIGHT * settled.card_points[side]
 
 
-def playout(state, seat: int, card: str, rng: random.Random, rollout) -> float:
-    """Play ``card``, then the rest of the deal with ``rollout``; this seat's score of the deal."""
-    actor, command = seat, {"type": "play", "card": card}
-    while True:
-        for event in GAME.decide(state, actor, command):
-            if event.type == "DealSettled":
-                return _score(event.data, seat)
-            state = GAME.evolve(state, event)
-        actor = state.trick.next_to_play(PLAYERS)
-        legal = [c["card"] for c in GAME.legal_commands(state, actor) if c["type"] == "play"]
-        command = {"type": "play", "card": legal[0] if len(legal) == 1 else rollout(state, actor, legal, rng)}
+def playout(sim: Simulator, seat: int, card: str, rng: random.Random, rollout) -> float:
+    """Play ``card``, then the rest of the deal with ``rollout``; this seat's score of the deal.
+    ``sim`` is the sampled world's simulator, left as it was (the playout plays a copy)."""
+    sim = sim.copy()
+    sim.apply(INDEX[card])
+    while not sim.is_over():
+        legal = members(sim.legal())
+        sim.apply(legal[0] if len(legal) == 1 else rollout(sim, sim.to_move(), legal, rng))
+    return _score(sim.settlement(), seat)
 
 
 def make_search(max_playouts: int = 400, rollout: str = "heuristic"):
@@ -156,15 +169,14 @@ def search(decision, know, cards: list[str], max_playouts: int, rollout) -> dict
     totals = dict.fromkeys(cards, 0.0)
     worlds = 0
     while (worlds + 1) * len(cards) <= max_playouts and not decision.out_of_time():
-        # Rollouts give no Stoß (the heuristic gives one only before its first card), so the sampled
-        # world has none left to offer; that also spares the game checking it at every card.
-        state = world.sample(rng).inner
-        state = replace(state, config=replace(state.config, stoss=0))
+        # Rollouts give no Stoß (the heuristic gives one only before its first card): the simulator
+        # plays cards only, at the price the sampled world has now.
+        sim = from_state(world.sample(rng).inner)
         scores = {}
         for card in cards:
             if decision.out_of_time():
                 break
-            scores[card] = playout(state, decision.seat, card, rng, rollout)
+            scores[card] = playout(sim, decision.seat, card, rng, rollout)
         if len(scores) < len(cards):
             break
         for card, score in scores.items():

@@ -2,7 +2,9 @@
 
 For a card to play, it repeatedly samples the hands it cannot see, consistent with all its
 seat knows (``determinize``), and in each sampled deal plays every legal card, then the rest
-of the deal with a fast rollout policy, through the game's own ``decide`` and ``evolve``. Each
+of the deal with a fast rollout policy, through the game's simulator (``simulator``: built from
+the sampled state once per deal, copied per card; it agrees with ``decide`` and ``evolve`` card
+by card and scores the deal as they do, but builds no events). Each
 card's score is this side's value of the deal (``outcome.side_value``, plus a little per trick
 so that equal results still prefer more tricks), averaged over the sampled deals. The
 heuristic's own card is played unless another averages more than ``margin`` points better: a
@@ -20,56 +22,72 @@ four hooks.
 """
 from __future__ import annotations
 
-from ..cards import SUITS, TRUMP, Ranking, plain_order, trump_order
-from ..game import Scharwenzel
+from functools import lru_cache
+
+from ...bitmask import members
+from ..cards import SUITS, TRUMP, Ranking, deck, plain_order, trump_order
+from ..simulator import Simulator, from_state, index
 from . import heuristic
 from .determinize import prefix_state, sample_hands, sampled_state
 from .knowledge import read
 from .outcome import side_value
 
-GAME = Scharwenzel()
 TRICK_WEIGHT = 0.1
 MAX_PLAYOUTS = 240
 # A few sampled deals are noisy: leave the heuristic's card only for a clear gain, in points a deal.
 MARGIN = 1.0
-SUITS_AND_TRUMP = frozenset(SUITS + (TRUMP,))
+FOLLOW_NAMES = SUITS + (TRUMP,)  # the simulator's follow keys 0-4 by name
 
 
-def rollout_heuristic(state, seat: int, cards: list[str], rng) -> str:
+@lru_cache(maxsize=16)
+def _ranking(trumps: str, players: int) -> Ranking:
+    return Ranking(trumps, players)
+
+
+# A rollout hands the heuristic card codes: the same hands recur in every playout of a deal.
+@lru_cache(maxsize=1 << 14)
+def _codes(mask: int, players: int) -> tuple[str, ...]:
+    cards = deck(players)
+    return tuple(cards[card] for card in members(mask))
+
+
+def rollout_heuristic(sim: Simulator, seat: int, cards: tuple[int, ...], rng) -> int:
     """The heuristic's card, told the sampled deal's true hands (cheap: no history to read)."""
-    ranking = Ranking(state.trumps, state.players)
-    follow = heuristic.card_tables(state.trumps, state.players)[0]
+    rules = sim.rules
+    players, masks = rules.players, rules.masks
+    codes = deck(players)
     unseen = set()
     voids = {}
-    for other, hand in enumerate(state.hands):
+    for other, hand in enumerate(sim.hands):
         if other == seat:
             continue
-        unseen.update(hand)
-        voids[other] = SUITS_AND_TRUMP.difference(follow[c] for c in hand)
-    return heuristic.choose_card(seat, state.players, ranking, cards, state.trick.plays, unseen, voids)
+        unseen.update(_codes(hand, players))
+        voids[other] = frozenset(FOLLOW_NAMES[key] for key in range(5) if not hand & masks[key])
+    plays = tuple(((sim.leader + i) % players, codes[card]) for i, card in enumerate(sim.trick))
+    card = heuristic.choose_card(seat, players, _ranking(rules.trumps, players), [codes[c] for c in cards],
+                                 plays, unseen, voids)
+    return index(players)[card]
 
 
-def rollout_random(state, seat: int, cards: list[str], rng) -> str:
+def rollout_random(sim: Simulator, seat: int, cards: tuple[int, ...], rng) -> int:
     return cards[rng.randrange(len(cards))]
 
 
 ROLLOUTS = {"heuristic": rollout_heuristic, "random": rollout_random}
 
 
-def play_out(state, seat: int, command: dict, rollout, rng) -> float:
+def play_out(sim: Simulator, seat: int, command: dict, rollout, rng) -> float:
     """Play ``command`` for ``seat``, then the rest of the deal with ``rollout``; the deal's value
-    for ``seat``'s side."""
-    actor = seat
-    while True:
-        for event in GAME.decide(state, actor, command):
-            if event.type == "DealScored":
-                side = seat % 2
-                tricks = event.data["tricks"]
-                return side_value(event.data, side) + TRICK_WEIGHT * (tricks[side] - tricks[1 - side])
-            state = GAME.evolve(state, event)
-        (actor,) = GAME.to_act(state)
-        cards = [c["card"] for c in GAME.legal_commands(state, actor)]
-        command = {"type": "play", "card": cards[0] if len(cards) == 1 else rollout(state, actor, cards, rng)}
+    for ``seat``'s side. ``sim`` is the sampled deal's simulator, left as it was (this plays a copy)."""
+    sim = sim.copy()
+    sim.apply(index(sim.rules.players)[command["card"]])
+    while not sim.is_over():
+        cards = members(sim.legal())
+        sim.apply(cards[0] if len(cards) == 1 else rollout(sim, sim.to_move(), cards, rng))
+    scored = sim.score()
+    side = seat % 2
+    tricks = scored["tricks"]
+    return side_value(scored, side) + TRICK_WEIGHT * (tricks[side] - tricks[1 - side])
 
 
 def distinct(legal: list[dict], preferred: dict, known) -> list[dict]:
@@ -117,12 +135,12 @@ def make_search(max_playouts: int = MAX_PLAYOUTS, rollout: str = "heuristic", ma
             if decision.out_of_time():
                 break
             hands = sample_hands(known, decision.rng)
-            inner = sampled_state(decision, known, prefix, hands).inner
+            sim = from_state(sampled_state(decision, known, prefix, hands).inner)
             values = []
             for command in legal:
                 if values and decision.out_of_time():
                     break
-                values.append(play_out(inner, decision.seat, command, rollout_policy, decision.rng))
+                values.append(play_out(sim, decision.seat, command, rollout_policy, decision.rng))
                 playouts += 1
             if len(values) < len(legal):
                 break
