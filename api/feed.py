@@ -17,15 +17,14 @@ from eventstore.codec import StoredEvent, encode_for_viewer
 from eventstore.handler import Loaded
 from eventstore.watch import StreamWatcher
 
-from .http import (float_arg, game_json_response, int_arg, operator_request, query_params, quotas, runtime,
-                   viewer_seat, with_time_left)
+from .http import (MAX_SEQ, float_arg, game_json_response, int_arg, operator_request, query_params, quotas,
+                   runtime, stream_start, viewer_seat, with_time_left)
 from .metrics import OPEN_STREAMS
 from .problems import Problem
 
 feed = Blueprint("feed", __name__, url_prefix="/v1")
 
 PAGE = 500
-MAX_SEQ = 2**53
 KEEPALIVE_S = 15.0
 LONGEST_POLL_S = 60.0
 LONGEST_STREAM_S = 86_400.0  # a day; a client reconnects with Last-Event-ID to go on
@@ -121,14 +120,7 @@ def stream(game_id: str):
         raise Problem(422, "validation_error", "views=true needs a seat token: a view is a seat's",
                       errors={"views": ["needs a seat token"]})
     turns = TurnViews(runtime().handler, game_id, seat) if views == "true" else None
-    after = int_arg("after", 0, 0, MAX_SEQ)  # checked even when Last-Event-ID overrides it
-    last_event_id = request.headers.get("Last-Event-ID")
-    if last_event_id is not None:
-        value = last_event_id.strip()
-        # At most 2**53 like `after` (Redis stream ids are 64-bit); ASCII digits only ('²'.isdigit() is True).
-        if not (value.isascii() and value.isdigit()) or len(value) > 16 or int(value) > MAX_SEQ:
-            raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a seq")
-        after = int(value)
+    after = stream_start()
     timeout = float_arg("timeout", LONGEST_STREAM_S, 0.0, LONGEST_STREAM_S)
     finished = loaded.state.status == "finished"
     follow = watcher()

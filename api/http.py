@@ -48,6 +48,23 @@ def validate(schema: Schema, data, code: str = "validation_error"):
         raise Problem(422, code, "the body does not match the schema", errors=exc.messages)
 
 
+MAX_SEQ = 2**53  # seqs a feed accepts (Redis stream ids are 64-bit; JSON numbers exact to 2**53)
+
+
+def stream_start() -> int:
+    """Where a stream resumes: after ``Last-Event-ID`` if the client sent one (a reconnect), else
+    after ``?after=`` (which is checked either way)."""
+    after = int_arg("after", 0, 0, MAX_SEQ)
+    last_event_id = request.headers.get("Last-Event-ID")
+    if last_event_id is not None:
+        value = last_event_id.strip()
+        # ASCII digits only ('²'.isdigit() is True), at most 2**53 like `after`.
+        if not (value.isascii() and value.isdigit()) or len(value) > 16 or int(value) > MAX_SEQ:
+            raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a seq")
+        after = int(value)
+    return after
+
+
 def with_time_left(body: dict) -> dict:
     """A clocked game's body, each running clock's ``remaining_ms`` added as of now: the domain
     knows deadlines (times are data there), only a response knows when it is sent."""

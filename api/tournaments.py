@@ -37,7 +37,9 @@ from .http import (
     operator_request,
     query_params,
     quotas,
+    MAX_SEQ,
     runtime,
+    stream_start,
 )
 from .problems import Problem
 from .quotas import API_KEY_HEADER
@@ -46,7 +48,6 @@ tournaments = Blueprint("tournaments", __name__, url_prefix="/v1")
 
 ORGANIZER = -1  # the organizer's credential, beside the participants' (0..n-1)
 PAGE = 500
-MAX_SEQ = 2**53
 KEEPALIVE_S = 15.0
 LONGEST_STREAM_S = 86_400.0
 CSV_COLUMNS = ("place", "participant", "kind", "bot", "points", "results", "wins", "best_round", "rounds_played")
@@ -235,13 +236,7 @@ def events(tournament_id: str):
 @query_params("after", "timeout")
 def stream(tournament_id: str):
     loaded = load(tournament_id)
-    after = int_arg("after", 0, 0, MAX_SEQ)
-    last_event_id = request.headers.get("Last-Event-ID")
-    if last_event_id is not None:
-        value = last_event_id.strip()
-        if not (value.isascii() and value.isdigit()) or len(value) > 16 or int(value) > MAX_SEQ:
-            raise Problem(400, "bad_last_event_id", "Last-Event-ID must be a seq")
-        after = int(value)
+    after = stream_start()
     timeout = float_arg("timeout", LONGEST_STREAM_S, 0.0, LONGEST_STREAM_S)
     finished = loaded.state.status == "finished"
     follow: StreamWatcher = current_app.extensions["stich.tournament_watcher"]
