@@ -130,8 +130,9 @@ class Sweeper:
 
     def backfill(self, index: GameIndex, page_size: int = 500, max_games: int = 1_000_000) -> int:
         """One paged pass over the active games in the game list: an entry for every due bot
-        turn that has none — games that became due before the due-time index existed, or whose
-        appending process died before its listener ran. Returns how many entries it added."""
+        turn and every running clock that has none — games that became due before the due-time
+        index existed, or whose appending process died before its listener ran. Returns how many
+        entries it added."""
         added = 0
         for seen, game_id in enumerate(index.ids(status="active", page_size=page_size)):
             if seen >= max_games:
@@ -141,6 +142,9 @@ class Sweeper:
                 loaded = self.handler.load(game_id)
             except UnknownGame:
                 continue
+            deadlines = self.handler.table.deadlines(loaded.state)
+            if deadlines and self.schedule.add(Entry("turn", game_id, loaded.seq), min(deadlines.values()) / 1000):
+                added += 1  # a clock whose entry was lost with its appending process
             if not due_bot_seats(self.handler, loaded):
                 continue
             if self.schedule.add(Entry("bot", game_id, loaded.seq), self.overdue_at(loaded, time.time())):

@@ -114,3 +114,12 @@ def test_an_abandoned_seat_is_played_by_the_bots_path(runtime):
     assert seat not in runtime.handler.table.deadlines(loaded.state)
     if seat in runtime.handler.table.to_act(loaded.state):
         assert due_bot_seats(runtime.handler, loaded) == [seat]
+
+
+def test_backfill_restores_a_clock_whose_entry_was_lost(runtime):
+    game_id = predicting_game(runtime)
+    seq = runtime.store.seq(game_id)
+    runtime.schedule.drop(Entry("turn", game_id, seq))  # its appending process died before the listener ran
+    sweeper = Sweeper(runtime.handler, runtime.schedule, Jobs(), idle_after=3)
+    assert sweeper.backfill(runtime.index) == 1
+    assert turn_entries(runtime, game_id) == {seq: (T0 + 4_000) / 1000}
