@@ -232,3 +232,36 @@ def scan(response, secrets: set[str], public: set[str], seed: str, where: str) -
     found = leaks(response.get_json(), secrets, public)
     if found:
         raise AssertionError(f"{where}: hidden cards {found[:5]}")
+
+
+def test_a_prediction_made_for_a_timed_out_seat_stays_that_seats_secret(client, app, monkeypatch):
+    """Scharfe Schoten's predictions are secret until all are made. When a seat's time runs out,
+    the prediction its clock's bot makes is recorded in TurnTimedOut as well: no other seat, no
+    spectator, no feed, stream or view may show it before the reveal."""
+    from domain.clock import iso, millis
+    from workers.deadline import time_out_turn
+
+    handler = app.extensions["stich"].handler
+    now = [2_100_000_000_000]
+    monkeypatch.setattr(handler, "clock", lambda: iso(now[0]))
+    monkeypatch.setattr("workers.deadline.time.time", lambda: now[0] / 1000)
+    body = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}, "seats": [{"kind": "human"}] * 3,
+            "clock": {"per_move_s": 5}}
+    game_id = client.post("/v1/games", json=body).get_json()["id"]
+    tokens = {s: client.post(f"/v1/games/{game_id}/seats/{s}").get_json()["token"] for s in range(3)}
+    deadline = client.get(f"/v1/games/{game_id}").get_json()["clock"]["seats"][0]["deadline_at"]
+    now[0] = millis(deadline)
+    assert time_out_turn(game_id, 0, handler.load(game_id).seq, handler=handler) == "timed out"
+    events = client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[0])).get_json()["events"]
+    made = next(e for e in events if e["type"] == "TurnTimedOut")["data"]["move"]
+    assert made["type"] == "predict" and made["most"] and made["fewest"]  # the seat itself sees its prediction
+    for viewer, headers in ((1, auth(tokens[1])), (2, auth(tokens[2])), (None, {})):
+        feed = client.get(f"/v1/games/{game_id}/events", headers=headers).get_json()
+        timed = next(e for e in feed["events"] if e["type"] == "TurnTimedOut")
+        assert "move" not in timed["data"] and timed["redacted"], timed
+        assert_no_hidden_predictions(feed, viewer)
+        view = client.get(f"/v1/games/{game_id}/view", headers=headers).get_json()
+        assert_no_hidden_predictions(view, viewer)
+        stream = [e for e in sse_events(client, game_id, headers) if e["type"] == "TurnTimedOut"]
+        assert stream and "move" not in stream[0]["data"]
+        assert_no_hidden_predictions({"events": stream}, viewer)
