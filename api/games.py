@@ -16,6 +16,7 @@ from .http import (game_response, idempotency_key, if_match, int_arg, json_body,
 from .problems import Problem
 from .quotas import API_KEY_HEADER
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
+from .tournaments import creation_statuses
 
 games = Blueprint("games", __name__, url_prefix="/v1")
 
@@ -38,7 +39,7 @@ def create_game():
     limit_writes()
     body = validate(_instance(CreateGameSchema), json_body())
     if not operator:
-        quotas().check_create(request.remote_addr, runtime().index.statuses)
+        quotas().check_create(request.remote_addr, creation_statuses)
     outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
                                        body.get("seats"), body.get("preset_deals"), body.get("limits"),
                                        body.get("clock"))

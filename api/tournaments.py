@@ -86,6 +86,23 @@ def credential(tournament_id: str, who: int) -> None:
         raise Problem(403, "invalid_token", f"this is not {whose} token for this tournament")
 
 
+def creation_statuses(ids: list[str]) -> list[str | None]:
+    """The statuses the per-address active quota counts: games from the game list, tournaments
+    (ids starting with "t") from their own streams. A running tournament is one active creation
+    of its address, so nobody keeps more of them going than the quota allows."""
+    statuses = runtime().index.statuses([i for i in ids if not i.startswith("t")])
+    out = []
+    for game_id in ids:
+        if not game_id.startswith("t"):
+            out.append(statuses.pop(0))
+            continue
+        try:
+            out.append(desk().handler.load(game_id).state.status)
+        except UnknownGame:
+            out.append(None)
+    return out
+
+
 def rule_problem(exc: RuleViolation) -> Problem:
     return Problem(409, exc.code, exc.detail, **exc.context)
 
@@ -97,14 +114,16 @@ def create_tournament():
     raw = json_body()
     if not isinstance(raw, dict):
         raise Problem(422, "validation_error", "the body must be a JSON object", errors={"_body": ["not an object"]})
-    if not operator:  # counts against the address's creation rate, like a game
-        quotas().check_create(request.remote_addr, runtime().index.statuses)
+    if not operator:  # counts against the address's creation rate and active creations, like a game
+        quotas().check_create(request.remote_addr, creation_statuses)
     handler = desk().handler
     handler.table.create(raw, "")  # validated before an id or a secret is spent on it (422 invalid_setup)
     token = new_token()
     outcome = handler.create_with(lambda commitment: handler.table.create(raw, commitment),
                                   game_id="t" + secrets.token_hex(8)[1:])  # "t": never mistaken for a game's
     handler.store.save_seat_credential(outcome.game_id, ORGANIZER, token_hash(token))
+    if not operator:
+        quotas().created(request.remote_addr, outcome.game_id)
     body = body_of(outcome.loaded)
     body["token"] = token
     return game_response(body, outcome.loaded.seq, 201, {"Location": f"/v1/tournaments/{outcome.game_id}"})

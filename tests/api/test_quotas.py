@@ -52,6 +52,25 @@ def test_unfinished_games_per_address_are_capped_until_one_finishes(redis_url, a
     assert client.post("/v1/games", json=HUMAN_GAME).status_code == 201
 
 
+def test_a_running_tournament_is_an_active_creation_of_its_address(redis_url, address):
+    """A tournament opens many games, so it counts like one unfinished game of its address: an
+    anonymous client cannot keep more tournaments going than its active quota."""
+    client = client_for(redis_url, address, active=1)
+    body = {"game": "scharfe-schoten", "players": 3, "deals_per_table": 1,
+            "participants": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}
+    created = client.post("/v1/tournaments", json=body)
+    assert created.status_code == 201
+    for refused in (client.post("/v1/tournaments", json=body), client.post("/v1/games", json=HUMAN_GAME)):
+        assert refused.status_code == 429 and refused.get_json()["code"] == "active_games_quota"
+    # A bot tournament plays to the end at once (inline bots): it no longer counts
+    other = client_for(redis_url, address + "0", active=1)
+    finished = other.post("/v1/tournaments", json={**body, "participants": [{"kind": "bot"}] * 3}).get_json()
+    started = other.post(f"/v1/tournaments/{finished['id']}/start", headers=auth(finished["token"]))
+    assert started.status_code == 200
+    assert other.get(f"/v1/tournaments/{finished['id']}").get_json()["status"] == "finished"
+    assert other.post("/v1/tournaments", json=body).status_code == 201
+
+
 def test_with_operator_keys_creating_needs_one_and_a_key_is_exempt(redis_url, address):
     client = client_for(redis_url, address, creates=1, active=1, api_keys=frozenset({"op-key-1", "op-key-2"}),
                         limits=Limits(per_address=2, window_s=3600))
