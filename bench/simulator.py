@@ -1,9 +1,9 @@
 """Random playouts: the games' simulators against their deciders, and OpenSpiel's skat and hearts.
 
 Start states are random deals at the first moment each simulator covers, reached through the
-decider with uniformly random commands: Schafkopf at its first card (every contract the rules
-allow comes up, Ramsch included), Scharwenzel at its first bid, Scharfe Schoten at its first
-prediction. From each, the rest of the deal is played with uniformly random legal moves: once
+decider with uniformly random commands: Schafkopf at its first decision after the deal (Doppeln
+or the announcement; every contract the rules allow comes up, Ramsch and thrown-in deals
+included), Scharwenzel at its first bid, Scharfe Schoten at its first prediction. From each, the rest of the deal is played with uniformly random legal moves: once
 through the decider (``decide`` and ``evolve``, the moves from ``legal_commands``) and once
 through the simulator (``copy`` of a simulator built once per start state, then
 ``legal``/``apply`` to the end and the deal's score). An action is one move of a seat: a card,
@@ -31,15 +31,19 @@ from domain.bitmask import members
 from domain.bots import policy
 from domain.bots.match import play
 from domain.registry import all_games
+from domain.schafkopf.simulator import TALK_PHASES as SCHAFKOPF_TALK
+from domain.schafkopf.state import PLAY as SCHAFKOPF_PLAY
 from domain.table import DEFAULT_BUDGET_MS, Table
 
-# name -> (registered game, players, rules, simulator module, the phases the simulator plays)
+SCHAFKOPF_RULES = {"allowed_games": ["sie", "solo_tout", "wenz_tout", "farbwenz_tout", "geier_tout", "farbgeier_tout",
+                                     "solo", "wenz", "farbwenz", "geier", "farbgeier", "bettel", "rufspiel"],
+                   "all_pass": "ramsch", "deals": 400}
+# name -> (registered game, players, rules, simulator module, the phases the simulator plays). Schafkopf
+# twice: the whole deal (the full rules, from the announcement) and its card play alone (what a search
+# plays out: the search names its game with the heuristic).
 GAMES = {
-    "schafkopf": ("schafkopf", 4, {"allowed_games": ["sie", "solo_tout", "wenz_tout", "farbwenz_tout", "geier_tout",
-                                                     "farbgeier_tout", "solo", "wenz", "farbwenz", "geier",
-                                                     "farbgeier", "bettel", "rufspiel"],
-                                   "all_pass": "ramsch", "deals": 400},
-                  "domain.schafkopf.simulator", ("play",)),
+    "schafkopf": ("schafkopf", 4, SCHAFKOPF_RULES, "domain.schafkopf.simulator", SCHAFKOPF_TALK + (SCHAFKOPF_PLAY,)),
+    "schafkopf-card-play": ("schafkopf", 4, SCHAFKOPF_RULES, "domain.schafkopf.simulator", (SCHAFKOPF_PLAY,)),
     "scharwenzel": ("scharwenzel", 4, {"deals": 1000}, "domain.scharwenzel.simulator",
                     ("bidding", "naming", "tout", "playing")),
     "scharfe-schoten-3": ("scharfe-schoten", 3, {"rounds": 12}, "domain.scharfe_schoten.simulator",

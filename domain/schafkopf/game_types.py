@@ -51,8 +51,13 @@ def goal(game: str) -> str:
     return "points"
 
 
+# Each game's place in PRECEDENCE (a Hochzeit ranks like a Rufspiel): a lookup, as the simulator's
+# naming round asks it for every game a hand could name.
+_RANKS = {**{game: place for place, game in enumerate(PRECEDENCE)}, "hochzeit": PRECEDENCE.index("rufspiel")}
+
+
 def _rank(game: str) -> int:
-    return PRECEDENCE.index("rufspiel" if game == "hochzeit" else game)  # a Hochzeit ranks like it
+    return _RANKS[game]
 
 
 def outranks(game: str, other: str) -> bool:

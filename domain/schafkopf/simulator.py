@@ -1,29 +1,59 @@
 """A compact Schafkopf deal for search: integer cards, bitmask hands, no events.
 
-Built from the decider's state at any moment of card play (``from_state``), it plays the rest
-of the deal as the decider would: the same legal cards (following, trumps as their own suit,
-the called Ace's SK-6 binding and running away, Bettel's Stichzwang), the same trick winners
-and, once the last trick is taken, the same ``Settlement`` (SK-7 to SK-9, the Stock, Ramsch
-with Durchmarsch and Jungfrauen) for every game type: Rufspiel, Hochzeit, Solo, Wenz, Geier,
-their Farb- and Tout forms, Sie, Bettel and Ramsch, with the long or the short deck.
+Built from the decider's state at any moment of a deal (``from_state``): from the deal to the
+first card (``TALK_PHASES``) or in card play. Before the first card it speaks as the decider
+does: Doppeln after the first half (``all`` or ``not_dealer``), the announcement in turn from
+Vorhand (pass, play, after an earlier "play" only with a game above the Rufspiel, the Hochzeit
+offer that starts the announcement again), the naming round (every game the rules allow and
+the hand may name, a later seat only above the standing game, the called Ace's SK-5 legality,
+the Hochzeit's marrying, withdrawing where allowed), the auction between band games, the
+Hochzeit's card exchange, the all-pass rules (the Renonce round, Muss with As-Renonce, Ramsch,
+the deal thrown in: plain, doubling the next game, or paying into the Stock) and the
+Schieberrunde (Vorhand's and the dealer's calls, the Obers handed over, the passing, the
+Solo's suit). Then it plays the deal as the decider would: the same legal cards (following,
+trumps as their own suit, the called Ace's SK-6 binding and running away, Bettel's
+Stichzwang), the same trick winners and, once the last trick is taken, the same
+``Settlement`` (SK-7 to SK-9, the Stock, Ramsch with Durchmarsch and Jungfrauen) for every
+game type: Rufspiel, Hochzeit, Solo, Wenz, Geier, their Farb- and Tout forms, Sie, Bettel and
+Ramsch, with the long or the short deck. A deal that ends before play (thrown in, the
+Schieberrunde paid) has the decider's ``Settlement`` too. ``phase()`` names the decider's
+phase (``dealing`` once the deal is over).
 
-A card is its index in ``cards.DECK``; a hand is an int with that bit set. Everything that
-follows from the contract alone (who follows what, card strength per led suit) is computed
-once per contract and shared; the playing state is a few small lists, so ``copy`` is cheap.
+An action is an int. A card is its index in ``cards.DECK`` (0-31, the short deck's cards keep
+their index); before the first card: ``PASS`` (32), ``I_PLAY`` (33) and ``OFFER`` (34, the
+Hochzeit) announce; ``DOUBLE``/``NO_DOUBLE`` (35, 36) answer Doppeln; ``WITHDRAW`` (37) is
+the naming round's "Weiter"; ``SCHIEBER_PLAY``/``SCHIEBER_NO`` (38, 39) the Schieberrunde's
+calls; ``BID_PASS`` (40) passes in the auction and ``BID + k`` (41-45) bids the target
+71 + 10k; ``NAME + 5 * g + s`` (46-115) names game ``GAMES[g]`` (``PRECEDENCE`` and
+``hochzeit``) with suit ``cards.SUITS[s]`` (``s = 4``: none); ``GIVE + card`` (116-147) is the
+Hochzeit's card given; ``PASS_ON + 32 * a + b`` (``a < b``, from 148) passes cards ``a`` and
+``b`` on in the Schieberrunde. ``action_of`` and ``command_of`` translate to and from the
+decider's commands. ``legal()`` is a mask of actions. A Stoß is no action (a search plays
+cards only): ``may_stoss()`` says whether the seat to move may give one, ``stoss()`` gives it.
+
+A hand is an int with its cards' bits set. Everything that follows from the contract alone
+(who follows what, card strength per led suit) is computed once per contract and shared; the
+playing state is a few small lists, so ``copy`` is cheap. Before the first card ``talk`` holds
+what was said (``None`` in card play, so that play pays one attribute test for it).
 ``leads`` (the follow keys led to the finished tricks, a mask) is kept for the search's
 heuristic rollouts, which read it; the rules only need whether the called suit was led.
-``tests/domain/schafkopf/test_simulator.py`` checks it against the decider card by card.
+``tests/domain/schafkopf/test_simulator.py`` checks it against the decider decision by
+decision, from the deal to the settlement.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
 from ..bitmask import members
-from .cards import DECK, PLAYERS, points
-from .game_types import TARIFF_OF, TOUTS, goal, order
+from .auction import MAX_TARGET, STEP
+from .cards import DECK, PLAYERS, SUITS, points
+from .doppeln import speakers as doppeln_speakers
+from .game_types import BAND, CALLABLE_SUITS, PRECEDENCE, SIE_HAND, SUITED, TARIFF_OF, TOUTS, beats, goal, order, \
+    outranks
 from .ramsch import TOTAL, jungfrau_factor
-from .settlement import DECLARER_SCHNEIDER, DEFENDER_SCHNEIDER, laufende, stock_change
-from .state import PLAY, WIN, Settlement
+from .settlement import DECLARER_SCHNEIDER, DEFENDER_SCHNEIDER, laufende, stock_change, thrown_in
+from .state import (ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, NAMING, PLAY, PUSH, SCHIEBER, WIN, Contract,
+                    Settlement)
 
 INDEX = {card: i for i, card in enumerate(DECK)}
 POINTS = tuple(points(card) for card in DECK)
@@ -58,35 +88,418 @@ class Deal:
 
     __slots__ = ("game", "follow", "masks", "power", "hand_size", "partner", "ace", "called_key", "called_mask",
                  "stichzwang", "declarers", "kind", "target", "tariff", "runs", "factor", "stock", "config",
-                 "contract", "deal", "dealer", "trump_rank")
+                 "contract", "deal", "dealer", "trump_rank", "doubled", "muss")
 
     def __init__(self, state):
-        contract, config = state.contract, state.config
-        self.game, self.config, self.contract, self.deal, self.dealer = contract.game, config, contract, state.deal, \
-            state.dealer
+        self._fix(state.contract, state.config, state.partner, state.stock, state.deal, state.dealer, state.dealt,
+                  len(state.doublers) + state.bock, state.mode == "muss")
+
+    @classmethod
+    def declared(cls, contract, config, partner, stock: int, deal: int, dealer: int, dealt, doubled: int,
+                 muss: bool) -> "Deal":
+        """The rules of a contract the simulator itself saw declared (``dealt``: hands as card codes)."""
+        out = cls.__new__(cls)
+        out._fix(contract, config, partner, stock, deal, dealer, dealt, doubled, muss)
+        return out
+
+    def _fix(self, contract, config, partner, stock, deal, dealer, dealt, doubled, muss) -> None:
+        # ``doubled``: the doublings before play (Doppeln, a thrown-in deal's), so that the
+        # multiplier also counts the Stöße given; a Muss-Spiel allows none.
+        self.doubled, self.muss = doubled, muss
+        self.game, self.config, self.contract, self.deal, self.dealer = contract.game, config, contract, deal, dealer
         self.follow, self.masks, self.power = tables(contract.game, contract.suit)
         self.hand_size = config.hand_size
-        self.partner = -1 if state.partner is None else state.partner
+        self.partner = -1 if partner is None else partner
         ace = contract.called_ace
         self.ace = 1 << INDEX[ace] if ace else 0
         self.called_key = SUIT_KEY[ace[0]] if ace else -1
         self.called_mask = self.masks[self.called_key] if ace else 0
         self.stichzwang = contract.game == "bettel" and config.bettel_stichzwang
-        self.stock = state.stock
+        self.stock = stock
         self.trump_rank = {INDEX[c]: i for i, c in enumerate(order(contract.game, contract.suit).trumps)}
         if contract.game == "ramsch":
             self.declarers = ()
             self.kind = "ramsch"
             return
-        self.declarers = tuple(sorted({contract.declarer} | ({state.partner} if state.partner is not None else set())))
+        self.declarers = tuple(sorted({contract.declarer} | ({partner} if partner is not None else set())))
         self.kind = goal(contract.game)
         self.target = contract.target or WIN
         self.tariff = config.tariff(TARIFF_OF[contract.game])
         self.runs = 0
         if self.kind != "no_tricks":
-            runs = laufende(state.dealt, contract, self.declarers, config.deck)
+            runs = laufende(dealt, contract, self.declarers, config.deck)
             self.runs = runs if runs >= self.tariff.laufende_min else 0
         self.factor = config.tout_factor if contract.game in TOUTS else config.sie_factor
+
+
+# Actions before the first card (see the module's docstring); every one is >= PASS, past the cards.
+PASS, I_PLAY, OFFER = 32, 33, 34  # the announcement: "Weiter", "Ich spiele", the Hochzeit offer
+DOUBLE, NO_DOUBLE = 35, 36  # Doppeln
+WITHDRAW = 37  # the naming round's "Weiter"
+SCHIEBER_PLAY, SCHIEBER_NO = 38, 39  # the Schieberrunde: "Ich spiele", "Ich spiele nicht"
+BID_PASS = 40  # the auction's pass
+BID = 41  # BID + k bids the target WIN + STEP * (k + 1): 71 ... 111
+NAME = BID + 5  # NAME + 5 * game + suit: game in ``GAMES`` order, suit in ``cards.SUITS`` order, 4 = none
+GAMES = PRECEDENCE + ("hochzeit",)
+GIVE = NAME + 5 * len(GAMES)  # GIVE + card: the Hochzeit's card given for the offered trump
+PASS_ON = GIVE + len(DECK)  # PASS_ON + 32 * a + b (a < b): the Schieberrunde's two cards passed on
+SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+SUIT_INDEX[None] = 4
+OBER_UNTER = sum(1 << INDEX[c] for c in SIE_HAND)
+RUF_TRUMPS = sum(1 << INDEX[c] for c in order("rufspiel", None).trumps)  # also the Hochzeit's and Ramsch's
+CALLABLE = tuple((s, sum(1 << INDEX[c] for c in DECK if c[0] == s and c not in SIE_HAND), 1 << INDEX[s + "A"])
+                 for s in CALLABLE_SUITS)  # (suit, its plain cards, its Ace)
+SCHIEBER_OBERS = sum(1 << INDEX[c] for c in ("EO", "GO"))
+EICHEL_OBER = 1 << INDEX["EO"]
+
+
+def name_action(game: str, suit: str | None) -> int:
+    return NAME + 5 * GAMES.index(game) + SUIT_INDEX[suit]
+
+
+def callable_suits(hand: int) -> list[str]:
+    """SK-5 (``game_types.callable_suits``): a plain suit held without its Ace."""
+    return [s for s, plain, ace in CALLABLE if hand & plain and not hand & ace]
+
+
+def renonce_calls(hand: int) -> list[tuple[str, str]]:
+    """``game_types.renonce_calls``: a void suit's Ace, else a missing Ten, else a missing King."""
+    void = [(s, s + "A") for s, plain, _ in CALLABLE if not hand & plain]
+    if void:
+        return void
+    for rank in ("A", "10", "K"):
+        missing = [(s, s + rank) for s in CALLABLE_SUITS if not hand >> INDEX[s + rank] & 1]
+        if missing:
+            return missing
+    return []
+
+
+def contracts_for(hand: int, allowed) -> list[tuple[str, str | None]]:
+    """``game_types.contracts_for`` on a mask (a fresh list: callers add to it)."""
+    return list(_contracts_for(hand, tuple(allowed)))
+
+
+@lru_cache(maxsize=1 << 14)  # a search's playouts ask it for the same few hands again and again
+def _contracts_for(hand: int, allowed: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
+    out: list[tuple[str, str | None]] = []
+    for game in PRECEDENCE:
+        if game not in allowed:
+            continue
+        if game == "sie":
+            if hand & OBER_UNTER == OBER_UNTER:
+                out.append((game, None))
+        elif game == "rufspiel":
+            out.extend((game, s) for s in callable_suits(hand))
+        elif game in SUITED:
+            out.extend((game, s) for s in SUITS)
+        else:
+            out.append((game, None))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)
+def _above_rufspiel(hand: int, allowed: tuple[str, ...]) -> bool:
+    """Whether the hand could name a game that outranks the Rufspiel."""
+    return any(outranks(game, "rufspiel") for game, _ in _contracts_for(hand, allowed))
+
+
+@lru_cache(maxsize=1 << 14)
+def _naming_mask(hand: int, allowed: tuple[str, ...], hochzeit: bool, best: str | None, auction: bool,
+                 no_mode: bool) -> int:
+    """``Talk.nameable`` outside the Renonce, Muss and Schieberrunde rounds, as a mask of actions:
+    the hand's games (and marrying an offered Hochzeit), above the standing game or joining its
+    auction band."""
+    out = 0
+    options = _contracts_for(hand, allowed) + ((("hochzeit", None),) if hochzeit else ())
+    for game, suit in options:
+        if best is None or beats(game, best, auction) or (auction and no_mode and game in BAND and best in BAND):
+            out |= 1 << name_action(game, suit)
+    return out
+
+
+class Talk:
+    """Everything said before the first card, phase by phase as the decider keeps it.
+
+    Shares the simulator's ``hands`` list (the hands change: Doppeln's second half, the
+    Hochzeit's swap, the Schieberrunde's Obers and passing). ``result`` is the settlement of a
+    deal that ends before play (thrown in, the Schieberrunde paid)."""
+
+    __slots__ = ("phase", "config", "deal", "dealer", "stock", "bock", "hands", "held", "speakers", "spoken",
+                 "doublers", "hochzeit", "announced", "namers", "naming", "best", "mode", "target", "holder",
+                 "bidders", "calls", "pushes", "contract", "partner", "result")
+
+    def copy(self, hands: list[int]) -> "Talk":
+        other = Talk.__new__(Talk)
+        for name in Talk.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands, other.held = hands, self.held[:]
+        other.announced, other.namers, other.naming, other.bidders = (
+            self.announced[:], self.namers[:], self.naming[:], self.bidders[:])
+        return other
+
+    @property
+    def vorhand(self) -> int:
+        return (self.dealer + 1) % PLAYERS
+
+    def seat(self) -> int:
+        phase = self.phase
+        if self.result is not None:
+            return -1
+        if phase == DOPPELN:
+            return self.speakers[self.spoken]
+        if phase == ANNOUNCE:
+            return (self.vorhand + len(self.announced)) % PLAYERS
+        if phase == NAMING:
+            return self.namers[0]
+        if phase == AUCTION:
+            return self.bidders[0]
+        if phase == EXCHANGE:
+            return self.contract.declarer
+        if phase == SCHIEBER:
+            return self.dealer if self.calls else self.vorhand
+        return (self.vorhand + self.pushes) % PLAYERS  # PUSH
+
+    # -- what may be said ------------------------------------------------------------------
+    def options(self, seat: int) -> list[tuple[str, str | None]]:
+        """``announcement.options_for``: every (game, suit) the seat could name."""
+        out = contracts_for(self.hands[seat], self.config.allowed_games)
+        if self.hochzeit is not None and seat != self.hochzeit and self.hands[seat] & ~RUF_TRUMPS:
+            out.append(("hochzeit", None))
+        return out
+
+    def nameable(self, seat: int) -> list[tuple[str, str | None]]:
+        hand, mode = self.hands[seat], self.mode
+        if mode == "renonce":
+            if self.best is not None or callable_suits(hand):
+                return []
+            return [("rufspiel", s) for s, _ in renonce_calls(hand)]
+        if mode == "muss":
+            return [("rufspiel", s) for s in callable_suits(hand) or [s for s, _ in renonce_calls(hand)]]
+        if mode == "schieber":
+            return [("solo", s) for s in SUITS]
+        options = self.options(seat)
+        if self.best is None:
+            return options
+        auction = self.config.auction
+        return [(game, suit) for game, suit in options
+                if beats(game, self.best[1], auction) or self.joins_auction(game)]
+
+    def joins_auction(self, game: str) -> bool:
+        return (self.config.auction and self.mode is None and self.best is not None
+                and game in BAND and self.best[1] in BAND)
+
+    def legal(self) -> int:
+        seat, phase = self.seat(), self.phase
+        if self.result is not None:
+            return 0
+        if phase == DOPPELN:
+            return (1 << DOUBLE) | (1 << NO_DOUBLE)
+        if phase == ANNOUNCE:
+            out = 1 << PASS
+            if "play" in self.announced:  # only a game above the Rufspiel (a Hochzeit ranks like one)
+                can_play = _above_rufspiel(self.hands[seat], tuple(self.config.allowed_games))
+            else:
+                can_play = bool(self.options(seat))
+            if can_play:
+                out |= 1 << I_PLAY
+            if (self.config.hochzeit and self.hochzeit is None
+                    and (self.hands[seat] & RUF_TRUMPS).bit_count() == 1):
+                out |= 1 << OFFER
+            return out
+        if phase == NAMING:
+            if self.mode in ("renonce", "muss", "schieber"):
+                out = 0
+                for game, suit in self.nameable(seat):
+                    out |= 1 << name_action(game, suit)
+            else:  # the usual naming round: a function of a few values, asked again and again by a search
+                hand = self.hands[seat]
+                out = _naming_mask(hand, tuple(self.config.allowed_games),
+                                   self.hochzeit is not None and seat != self.hochzeit and bool(hand & ~RUF_TRUMPS),
+                                   None if self.best is None else self.best[1], self.config.auction,
+                                   self.mode is None)
+            if (self.mode == "renonce") if self.mode is not None else (self.best is not None or len(self.namers) > 1):
+                out |= 1 << WITHDRAW
+            return out
+        if phase == AUCTION:
+            out = 1 << BID_PASS
+            for k in range((self.target - WIN) // STEP, (MAX_TARGET - WIN) // STEP):
+                out |= 1 << (BID + k)
+            return out
+        if phase == EXCHANGE:
+            return (self.hands[seat] & ~RUF_TRUMPS) << GIVE
+        if phase == SCHIEBER:
+            return (1 << SCHIEBER_PLAY) | (1 << SCHIEBER_NO)
+        cards = members(self.hands[seat])  # PUSH
+        out = 0
+        for i, a in enumerate(cards):
+            for b in cards[i + 1:]:
+                out |= 1 << (PASS_ON + len(DECK) * a + b)
+        return out
+
+    # -- saying it -------------------------------------------------------------------------
+    def apply(self, action: int) -> bool:
+        """Take ``action`` for the seat to act; True when card play begins."""
+        seat, phase = self.seat(), self.phase
+        if phase == DOPPELN:
+            self.spoken += 1
+            self.doublers += action == DOUBLE
+            if self.spoken == len(self.speakers):  # the second half is picked up
+                self.hands[:] = [h | extra for h, extra in zip(self.hands, self.held)]
+                self.held = [0] * PLAYERS
+                self.phase = ANNOUNCE
+            return False
+        if phase == ANNOUNCE:
+            if action == OFFER:  # the offer voids what was said: Vorhand speaks again
+                self.hochzeit, self.announced = seat, []
+                return False
+            self.announced.append("play" if action == I_PLAY else "pass")
+            if len(self.announced) < PLAYERS:
+                return False
+            namers = [(self.vorhand + i) % PLAYERS for i, said in enumerate(self.announced) if said == "play"]
+            if namers:
+                self.phase, self.namers = NAMING, namers
+                return False
+            if self.config.renonce and "rufspiel" in self.config.allowed_games:
+                self.phase, self.mode = NAMING, "renonce"
+                self.namers = [(self.vorhand + i) % PLAYERS for i in range(PLAYERS)]
+                return False
+            return self.all_pass()
+        if phase == NAMING:
+            return self.name(seat, action)
+        if phase == AUCTION:
+            if action == BID_PASS:
+                last = len(self.bidders) == 1
+                self.bidders.pop(0)
+                if last:
+                    holder = self.holder
+                    game, suit = next((g, s) for who, g, s in self.naming if who == holder and g in BAND)
+                    return self.declare(holder, game, suit, self.target)
+                return False
+            self.bidders = self.bidders[1:] + [self.holder]
+            self.target, self.holder = WIN + STEP * (action - BID + 1), seat
+            return False
+        if phase == EXCHANGE:
+            card = 1 << (action - GIVE)
+            giver, receiver = seat, self.hochzeit
+            trump = self.hands[receiver] & RUF_TRUMPS
+            self.hands[giver] ^= card | trump
+            self.hands[receiver] ^= card | trump
+            return True
+        if phase == SCHIEBER:
+            self.calls += 1
+            play = action == SCHIEBER_PLAY
+            if seat == self.vorhand:
+                if play:
+                    self.phase = PUSH
+                return False
+            if play:  # the dealer takes the two Obers and names his Solo, without passing
+                self.hands[self.vorhand] ^= SCHIEBER_OBERS
+                self.hands[seat] |= SCHIEBER_OBERS
+                self.phase, self.namers, self.mode = NAMING, [seat], "schieber"
+                return False
+            price = self.config.tariff("solo").base
+            payers = (self.vorhand, self.dealer)
+            self.result = thrown_in(self.deal, tuple(-2 * price if s in payers else 2 * price
+                                                     for s in range(PLAYERS)))
+            return False
+        a, b = divmod(action - PASS_ON, len(DECK))  # PUSH
+        cards = (1 << a) | (1 << b)
+        self.hands[seat] ^= cards
+        self.hands[(seat + 1) % PLAYERS] |= cards
+        self.pushes += 1
+        if self.pushes == PLAYERS - 1:
+            self.phase, self.namers, self.mode = NAMING, [self.vorhand], "schieber"
+        return False
+
+    def name(self, seat: int, action: int) -> bool:
+        self.namers.pop(0)
+        if action == WITHDRAW:
+            self.naming.append((seat, None, None))
+            if self.namers:
+                return False
+            return self.all_pass() if self.best is None else self.round_over()
+        g, s = divmod(action - NAME, 5)
+        game, suit = GAMES[g], (SUITS[s] if s < 4 else None)
+        if not self.joins_auction(game):
+            self.best = (seat, game, suit)
+        self.naming.append((seat, game, suit))
+        if self.mode is not None:
+            return self.declare(seat, game, suit)
+        return False if self.namers else self.round_over()
+
+    def round_over(self) -> bool:
+        """The naming round is over: the auction opens, or the standing highest is declared."""
+        best = self.best
+        contenders = [who for who, game, _ in self.naming if game in BAND]
+        if self.config.auction and best[1] in BAND and len(contenders) >= 2:
+            self.phase, self.holder, self.target = AUCTION, contenders[0], WIN
+            self.bidders = [who for who in contenders if who != contenders[0]]
+            return False
+        return self.declare(*best)
+
+    def all_pass(self) -> bool:
+        """``all_pass.apply_option``: Muss, Ramsch, or the deal thrown in."""
+        option = self.config.all_pass
+        if option == "muss":
+            holder = next(s for s in range(PLAYERS) if self.hands[s] & EICHEL_OBER)
+            self.phase, self.namers, self.mode = NAMING, [holder], "muss"
+            return False
+        if option == "ramsch":
+            self.contract, self.partner = Contract("ramsch", None, None), None
+            return True
+        payments, stock = (0,) * PLAYERS, 0
+        if option in ("stock", "stock_double"):
+            each = self.config.stock_price * 2 ** self.doublers * (2 if option == "stock_double" else 1)
+            payments, stock = (-each,) * PLAYERS, each * PLAYERS
+        self.result = thrown_in(self.deal, payments, stock)
+        return False
+
+    def declare(self, declarer: int, game: str, suit: str | None, target: int | None = None) -> bool:
+        """``announcement.declared`` folded: the contract, and play (or the Hochzeit's exchange)."""
+        call = renonce = None
+        if game == "rufspiel":
+            hand = self.hands[declarer]
+            if suit in callable_suits(hand):
+                call = suit + "A"
+            else:
+                call, renonce = next(card for s, card in renonce_calls(hand) if s == suit), True
+        if self.config.auction and game in BAND and self.mode is None:
+            target = target or WIN
+        else:
+            target = None
+        self.contract = Contract(game, suit, declarer, call=call if call != (suit or "") + "A" else None,
+                                 renonce=bool(renonce), target=target)
+        if game == "hochzeit":
+            self.partner, self.phase = self.hochzeit, EXCHANGE
+            return False
+        self.partner = None
+        if call is not None:
+            bit = 1 << INDEX[call]
+            self.partner = next((s for s in range(PLAYERS) if self.hands[s] & bit), None)
+        return True
+
+
+def _talk_from_state(state) -> Simulator:
+    talk = Talk.__new__(Talk)
+    talk.phase, talk.config, talk.deal, talk.dealer = state.phase, state.config, state.deal, state.dealer
+    talk.stock, talk.bock = state.stock, state.bock
+    talk.hands = [mask_of(hand) for hand in state.hands]
+    talk.held = [mask_of(hand) for hand in state.held] if state.held else [0] * PLAYERS
+    talk.speakers = tuple(doppeln_speakers(state))
+    talk.spoken, talk.doublers = len(state.doppeln), len(state.doublers)
+    talk.hochzeit = state.hochzeit
+    talk.announced = [intent for _, intent in state.announcements]
+    talk.namers, talk.naming, talk.best, talk.mode = list(state.namers), list(state.naming), state.best, state.mode
+    talk.target, talk.holder, talk.bidders = state.target, state.holder, list(state.bidders)
+    talk.calls, talk.pushes = len(state.schieber_calls), len(state.pushes)
+    talk.contract, talk.partner, talk.result = state.contract, state.partner, None
+    sim = Simulator.__new__(Simulator)
+    sim.talk, sim.rules, sim.hands = talk, None, talk.hands
+    sim.leader, sim.trick, sim.led, sim.done = (state.dealer + 1) % PLAYERS, [], -1, 0
+    sim.points, sim.taken, sim.won = [0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS
+    sim.called_suit_led = sim.ace_free = False
+    sim.multiplier, sim.leads = 2 ** (talk.doublers + talk.bock), 0
+    return sim
 
 
 class Simulator:
@@ -94,24 +507,37 @@ class Simulator:
     to move and returns the trick's winner when it completes a trick (else -1)."""
 
     __slots__ = ("rules", "hands", "leader", "trick", "led", "done", "points", "taken", "won",
-                 "called_suit_led", "ace_free", "multiplier", "leads")
+                 "called_suit_led", "ace_free", "multiplier", "leads", "talk")
 
     def copy(self) -> "Simulator":
         other = Simulator.__new__(Simulator)
         other.rules, other.hands, other.leader, other.trick, other.led = (
             self.rules, self.hands[:], self.leader, self.trick[:], self.led)
+        other.talk = None if self.talk is None else self.talk.copy(other.hands)
         other.done, other.points, other.taken, other.won = self.done, self.points[:], self.taken[:], self.won[:]
         other.called_suit_led, other.ace_free, other.multiplier = self.called_suit_led, self.ace_free, self.multiplier
         other.leads = self.leads
         return other
 
     def to_move(self) -> int:
+        if self.talk is not None:
+            return self.talk.seat()
         return (self.leader + len(self.trick)) % PLAYERS
 
     def is_over(self) -> bool:
+        if self.talk is not None:
+            return self.talk.result is not None
         return self.done == self.rules.hand_size
 
+    def phase(self) -> str:
+        """The decider's phase name: a bidding phase, ``play``, or ``dealing`` once the deal is over."""
+        if self.talk is not None:
+            return DEALING if self.talk.result is not None else self.talk.phase
+        return DEALING if self.done == self.rules.hand_size else PLAY
+
     def legal(self) -> int:
+        if self.talk is not None:
+            return self.talk.legal()
         rules = self.rules
         trick = self.trick
         seat = (self.leader + len(trick)) % PLAYERS
@@ -144,6 +570,10 @@ class Simulator:
         return hand
 
     def apply(self, card: int) -> int:
+        if card >= PASS:  # no card: something said before the first card
+            if self.talk.apply(card):
+                self._begin_play()
+            return -1
         rules = self.rules
         trick = self.trick
         seat = (self.leader + len(trick)) % PLAYERS
@@ -173,16 +603,46 @@ class Simulator:
         self.trick = []
         return winner
 
+    def _begin_play(self) -> None:
+        """The contract is declared (and a Hochzeit's card exchanged): card play from Vorhand."""
+        talk = self.talk
+        self.rules = Deal.declared(talk.contract, talk.config, talk.partner, talk.stock, talk.deal, talk.dealer,
+                                   [cards_of(hand) for hand in talk.hands], talk.doublers + talk.bock,
+                                   talk.mode == "muss")
+        self.multiplier = 2 ** (talk.doublers + talk.bock)
+        self.leader = (talk.dealer + 1) % PLAYERS
+        self.talk = None
+
     def trick_plays(self) -> tuple[tuple[int, int], ...]:
         """The current trick as (seat, card) plays."""
+        if self.talk is not None:
+            return ()
         return tuple(((self.leader + i) % PLAYERS, card) for i, card in enumerate(self.trick))
+
+    def may_stoss(self) -> bool:
+        """May the seat to move give the next Stoß before its card (SK-10, as ``stoss.allowed``)?
+
+        Not an action of ``legal()``, which stays the cards: a search plays cards only."""
+        rules = self.rules
+        if self.talk is not None or rules.kind == "ramsch" or rules.muss or self.is_over():
+            return False
+        level = self.multiplier.bit_length() - rules.doubled  # the multiplier is 2 ** (doubled + Stöße)
+        if level > rules.config.stoss:
+            return False
+        seat = self.to_move()
+        if (seat in rules.declarers) == (level % 2 == 1):
+            return False  # Kontra and Supra are the defenders', Re and Resupra the declarers'
+        return rules.hand_size - self.hands[seat].bit_count() < level
 
     def stoss(self) -> None:
         """A Stoß given during play doubles the deal's price."""
         self.multiplier *= 2
 
     def settlement(self) -> Settlement:
-        """The deal's result once every trick is taken, as the decider settles it."""
+        """The deal's result once every trick is taken (or the deal ended before play: thrown in, the
+        Schieberrunde paid), as the decider settles it."""
+        if self.talk is not None:
+            return self.talk.result
         rules = self.rules
         if rules.kind == "ramsch":
             return self._ramsch()
@@ -255,11 +715,18 @@ class Simulator:
                           durchmarsch=durch is not None, jungfrauen=jungfrauen)
 
 
+TALK_PHASES = (DOPPELN, ANNOUNCE, NAMING, AUCTION, EXCHANGE, SCHIEBER, PUSH)
+
+
 def from_state(state) -> Simulator:
-    """The simulator of ``state`` (the decider's ``State``, in the play phase with a trick open)."""
+    """The simulator of ``state``: the decider's ``State`` in card play with a trick open, or in
+    any phase between the deal and the first card (``TALK_PHASES``)."""
+    if state.phase in TALK_PHASES:
+        return _talk_from_state(state)
     if state.phase != PLAY or state.trick is None:
-        raise ValueError(f"a simulator starts in card play, not in the {state.phase} phase")
+        raise ValueError(f"a simulator starts inside a deal, not in the {state.phase} phase")
     sim = Simulator.__new__(Simulator)
+    sim.talk = None
     sim.rules = Deal(state)
     sim.hands = [sum(1 << INDEX[c] for c in hand) for hand in state.hands]
     sim.leader = state.trick.leader
@@ -287,4 +754,55 @@ def mask_of(cards) -> int:
     return sum(1 << INDEX[c] for c in cards)
 
 
-__all__ = ["DECK", "INDEX", "Simulator", "cards_of", "from_state", "mask_of"]
+def action_of(command: dict) -> int:
+    """The action of one of the decider's commands (not ``stoss``: see ``Simulator.stoss``)."""
+    kind = command["type"]
+    if kind == "play":
+        return INDEX[command["card"]]
+    if kind == "announce":
+        return {"pass": PASS, "play": I_PLAY, "hochzeit": OFFER}[command["intent"]]
+    if kind == "doppeln":
+        return DOUBLE if command["double"] else NO_DOUBLE
+    if kind == "withdraw":
+        return WITHDRAW
+    if kind == "schieber":
+        return SCHIEBER_PLAY if command["play"] else SCHIEBER_NO
+    if kind == "pass":
+        return BID_PASS
+    if kind == "bid":
+        return BID + (command["target"] - WIN) // STEP - 1
+    if kind == "name_game":
+        return name_action(command["game"], command.get("suit"))
+    if kind == "give_card":
+        return GIVE + INDEX[command["card"]]
+    if kind == "push":
+        a, b = sorted(INDEX[c] for c in command["cards"])
+        return PASS_ON + len(DECK) * a + b
+    raise ValueError(f"no action for a {kind!r} command")
+
+
+def command_of(action: int) -> dict:
+    """The decider's command for an action."""
+    if action < PASS:
+        return {"type": "play", "card": DECK[action]}
+    if action >= PASS_ON:
+        a, b = divmod(action - PASS_ON, len(DECK))
+        return {"type": "push", "cards": [DECK[a], DECK[b]]}
+    if action >= GIVE:
+        return {"type": "give_card", "card": DECK[action - GIVE]}
+    if action >= NAME:
+        g, s = divmod(action - NAME, 5)
+        command = {"type": "name_game", "game": GAMES[g]}
+        if s < 4:
+            command["suit"] = SUITS[s]
+        return command
+    if action >= BID:
+        return {"type": "bid", "target": WIN + STEP * (action - BID + 1)}
+    return {PASS: {"type": "announce", "intent": "pass"}, I_PLAY: {"type": "announce", "intent": "play"},
+            OFFER: {"type": "announce", "intent": "hochzeit"}, DOUBLE: {"type": "doppeln", "double": True},
+            NO_DOUBLE: {"type": "doppeln", "double": False}, WITHDRAW: {"type": "withdraw"},
+            SCHIEBER_PLAY: {"type": "schieber", "play": True}, SCHIEBER_NO: {"type": "schieber", "play": False},
+            BID_PASS: {"type": "pass"}}[action]
+
+
+__all__ = ["DECK", "INDEX", "Simulator", "action_of", "cards_of", "command_of", "from_state", "mask_of"]

@@ -66,7 +66,8 @@ def test_the_simulator_phase_times_every_game_and_the_search(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     [path] = list(tmp_path.glob("*.json"))
     figures = json.loads(path.read_text())["simulator"]
-    assert set(figures["games"]) == {"schafkopf", "scharwenzel", "scharfe-schoten-3", "scharfe-schoten-4"}
+    assert set(figures["games"]) == {"schafkopf", "schafkopf-card-play", "scharwenzel", "scharfe-schoten-3",
+                                     "scharfe-schoten-4"}
     for name, game in figures["games"].items():
         assert game["simulator"]["actions_per_s"] > 0 and game["decider"]["actions_per_s"] > 0, name
     assert set(figures["search_decisions"]) == {"schafkopf", "scharwenzel", "scharfe-schoten"}
