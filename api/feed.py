@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 import time
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, current_app, request
 
 from domain.table import FINAL_EVENT
 from eventstore.codec import StoredEvent, encode_for_viewer
 from eventstore.handler import Loaded
 from eventstore.watch import StreamWatcher
 
-from .http import (MAX_SEQ, float_arg, game_json_response, int_arg, operator_request, query_params, quotas,
-                   runtime, stream_start, viewer_seat, with_time_left)
+from .http import (MAX_SEQ, event_stream, float_arg, game_json_response, int_arg, operator_request, query_params,
+                   quotas, runtime, stream_start, viewer_seat, with_time_left)
 from .metrics import OPEN_STREAMS
 from .problems import Problem
 
@@ -168,8 +168,4 @@ def stream(game_id: str):
         finally:
             release()
 
-    response = Response(generate(), mimetype="text/event-stream")
-    response.call_on_close(release)
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    return event_stream(generate(), release)

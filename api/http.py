@@ -65,6 +65,16 @@ def stream_start() -> int:
     return after
 
 
+def event_stream(messages, release) -> Response:
+    """A Server-Sent Events response of ``messages``; ``release`` runs when the server closes it
+    (whether or not the stream ran), so its slot and lease are given back in every case."""
+    response = Response(messages, mimetype="text/event-stream")
+    response.call_on_close(release)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must pass each event on at once
+    return response
+
+
 def with_time_left(body: dict) -> dict:
     """A clocked game's body, each running clock's ``remaining_ms`` added as of now: the domain
     knows deadlines (times are data there), only a response knows when it is sent."""

@@ -38,6 +38,7 @@ from .http import (
     query_params,
     quotas,
     MAX_SEQ,
+    event_stream,
     runtime,
     stream_start,
 )
@@ -294,8 +295,4 @@ def stream(tournament_id: str):
         finally:
             release()
 
-    response = Response(generate(), mimetype="text/event-stream")
-    response.call_on_close(release)
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    return event_stream(generate(), release)
