@@ -16,6 +16,7 @@ SUITS = ("E", "G", "H", "S")
 RANKS = ("A", "10", "K", "O", "U", "9", "8", "7")
 DECK = tuple(suit + rank for suit in SUITS for rank in RANKS)
 DECK_SET = frozenset(DECK)
+INDEX = {card: i for i, card in enumerate(DECK)}  # a card's place in DECK: its bit in the simulator's hands
 SHORT_DECK = tuple(card for card in DECK if card[1:] not in ("8", "7"))
 DECKS = {"long": DECK, "short": SHORT_DECK}
 HAND_SIZE = 8
