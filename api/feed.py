@@ -120,15 +120,22 @@ def stream(game_id: str):
         raise Problem(422, "validation_error", "views=true needs a seat token: a view is a seat's",
                       errors={"views": ["needs a seat token"]})
     turns = TurnViews(runtime().handler, game_id, seat) if views == "true" else None
+    return followed_stream(watcher(), game_id, loaded.seq, loaded.state.status == "finished", seat, turns)
+
+
+def followed_stream(follow: StreamWatcher, stream_id: str, seq: int, finished: bool, viewer: int | None,
+                    turns: TurnViews | None = None):
+    """An SSE response that follows ``stream_id`` (a game's or a tournament's) from ``after`` or
+    ``Last-Event-ID``: each event rendered for ``viewer`` (everything once the final event is
+    there), keep-alives while nothing happens, ``turns``' views; it ends after the final event
+    or at ``?timeout``. ``seq`` and ``finished``: the stream as the route loaded it."""
     after = stream_start()
     timeout = float_arg("timeout", LONGEST_STREAM_S, 0.0, LONGEST_STREAM_S)
-    finished = loaded.state.status == "finished"
-    follow = watcher()
     # Both registered now, before the answer starts, so that a full server can still say 503 and
     # a busy address 429; released when the server closes the response, whether or not it ran.
     slot = quotas().stream_slot(request.remote_addr, operator_request())
     try:
-        lease = follow.lease(game_id)
+        lease = follow.lease(stream_id)
     except BaseException:
         slot.release()
         raise
@@ -138,10 +145,10 @@ def stream(game_id: str):
 
     def release() -> None:  # called twice (the stream's end, the server's close): count once
         nonlocal counted
-        lease.release()
-        slot.release()
         if counted:
             counted = False
+            lease.release()
+            slot.release()
             OPEN_STREAMS.labels("sse").dec()
 
     def generate():
@@ -149,17 +156,17 @@ def stream(game_id: str):
         deadline = time.monotonic() + timeout
         try:
             yield "retry: 2000\n\n"
-            if reveal and last >= loaded.seq:
-                return  # the game is over and the caller has every event
-            if turns is not None and last >= loaded.seq:  # caught up: if it is the seat's turn, say so now
-                yield turns.message(loaded.seq)
+            if reveal and last >= seq:
+                return  # it is over and the caller has every event
+            if turns is not None and last >= seq:  # caught up: if it is the seat's turn, say so now
+                yield turns.message(seq)
             while (remaining := deadline - time.monotonic()) > 0:
                 found = follow.next_events(lease.watch, last, min(remaining, KEEPALIVE_S), PAGE)
                 if not found:
                     yield ": keep-alive\n\n"
                     continue
                 reveal = revealed(reveal, found)
-                yield "".join(f"id: {e.seq}\ndata: {lease.watch.render(e, seat, reveal)}\n\n" for e in found)
+                yield "".join(f"id: {e.seq}\ndata: {lease.watch.render(e, viewer, reveal)}\n\n" for e in found)
                 last = found[-1].seq
                 if turns is not None:
                     yield turns.message(last)

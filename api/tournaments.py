@@ -15,12 +15,10 @@ import hmac
 import io
 import json
 import secrets
-import time
 
 from flask import Blueprint, Flask, Response, current_app, request
 
 from domain.errors import RuleViolation
-from domain.tournament.decider import FINAL_EVENT
 from eventstore.codec import encode_for_viewer
 from eventstore.connection import connect_blocking
 from eventstore.handler import Loaded, UnknownGame
@@ -28,20 +26,17 @@ from eventstore.watch import BLOCK_S, StreamWatcher
 
 from .auth import bearer_token, new_token, token_hash
 from .http import (
-    float_arg,
     game_json_response,
     game_response,
     int_arg,
     json_body,
     limit_writes,
-    operator_request,
     query_params,
     quotas,
     MAX_SEQ,
-    event_stream,
     runtime,
-    stream_start,
 )
+from .feed import followed_stream, revealed
 from .problems import Problem
 from .quotas import API_KEY_HEADER
 
@@ -49,8 +44,6 @@ tournaments = Blueprint("tournaments", __name__, url_prefix="/v1")
 
 ORGANIZER = -1  # the organizer's credential, beside the participants' (0..n-1)
 PAGE = 500
-KEEPALIVE_S = 15.0
-LONGEST_STREAM_S = 86_400.0
 CSV_COLUMNS = ("place", "participant", "kind", "bot", "points", "results", "wins", "best_round", "rounds_played")
 
 
@@ -245,7 +238,7 @@ def events(tournament_id: str):
     after = int_arg("after", 0, 0, MAX_SEQ)
     limit = int_arg("limit", PAGE, 1, PAGE)
     found = desk().handler.store.read(tournament_id, after, count=limit) if after < loaded.seq else []
-    reveal = loaded.state.status == "finished" or any(e.type == FINAL_EVENT for e in found)
+    reveal = revealed(loaded.state.status == "finished", found)
     seq = max(loaded.seq, found[-1].seq if found else 0)
     body = (f'{{"id":{json.dumps(tournament_id)},'
             f'"events":[{",".join(encode_for_viewer(e, None, reveal) for e in found)}],"seq":{seq}}}')
@@ -256,43 +249,6 @@ def events(tournament_id: str):
 @query_params("after", "timeout")
 def stream(tournament_id: str):
     loaded = load(tournament_id)
-    after = stream_start()
-    timeout = float_arg("timeout", LONGEST_STREAM_S, 0.0, LONGEST_STREAM_S)
-    finished = loaded.state.status == "finished"
-    follow: StreamWatcher = current_app.extensions["stich.tournament_watcher"]
-    slot = quotas().stream_slot(request.remote_addr, operator_request())
-    try:
-        lease = follow.lease(tournament_id)
-    except BaseException:
-        slot.release()
-        raise
-    released = False
-
-    def release() -> None:  # the stream's end and the server's close both call it
-        nonlocal released
-        if not released:
-            released = True
-            lease.release()
-            slot.release()
-
-    def generate():
-        last, reveal = after, finished
-        deadline = time.monotonic() + timeout
-        try:
-            yield "retry: 2000\n\n"
-            if reveal and last >= loaded.seq:
-                return
-            while (remaining := deadline - time.monotonic()) > 0:
-                found = follow.next_events(lease.watch, last, min(remaining, KEEPALIVE_S), PAGE)
-                if not found:
-                    yield ": keep-alive\n\n"
-                    continue
-                reveal = reveal or any(e.type == FINAL_EVENT for e in found)
-                yield "".join(f"id: {e.seq}\ndata: {lease.watch.render(e, None, reveal)}\n\n" for e in found)
-                last = found[-1].seq
-                if found[-1].type == FINAL_EVENT:
-                    return
-        finally:
-            release()
-
-    return event_stream(generate(), release)
+    # The games' stream, following the tournament's own key space; every event is public.
+    return followed_stream(current_app.extensions["stich.tournament_watcher"], tournament_id, loaded.seq,
+                           loaded.state.status == "finished", None)
