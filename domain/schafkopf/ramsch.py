@@ -22,6 +22,8 @@ against the rest.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from .cards import PLAYERS, total_points
 from .game_types import order
 from .ruleset import Config
@@ -39,10 +41,18 @@ def settle_ramsch(deal: int, tricks, dealer: int, config: Config, multiplier: in
         taken[winner] += 1
         won_cards[winner].extend(trick.cards)
     trumps = order("ramsch", None).trumps
+    return ramsch_settlement(deal, config, multiplier, points, taken, len(tricks),
+                             lambda: loser(points, taken, won_cards, trumps, dealer))
+
+
+def ramsch_settlement(deal: int, config: Config, multiplier: int, points, taken, tricks: int,
+                      lose: Callable[[], int]) -> Settlement:
+    """The settlement from each seat's card points and tricks; ``lose()`` names the loser (the
+    tie-breaks need the cards won, which the decider and the simulator keep in their own forms)."""
     price = config.tariff("ramsch").base * multiplier
     durch = None
     if config.ramsch_durchmarsch == "all_tricks":
-        durch = next((s for s in range(PLAYERS) if taken[s] == len(tricks)), None)
+        durch = next((s for s in range(PLAYERS) if taken[s] == tricks), None)
     elif config.ramsch_durchmarsch == "all_points":
         durch = next((s for s in range(PLAYERS) if points[s] == TOTAL), None)
     jungfrauen: tuple[int, ...] = ()
@@ -50,7 +60,7 @@ def settle_ramsch(deal: int, tricks, dealer: int, config: Config, multiplier: in
         side = durch
         payments = [price * (PLAYERS - 1) if s == durch else -price for s in range(PLAYERS)]
     else:
-        side = loser(points, taken, won_cards, trumps, dealer)
+        side = lose()
         jungfrauen = tuple(s for s in range(PLAYERS) if taken[s] == 0)
         payments = [0] * PLAYERS
         for seat in range(PLAYERS):
@@ -61,7 +71,7 @@ def settle_ramsch(deal: int, tricks, dealer: int, config: Config, multiplier: in
             payments[side] -= owed
     return Settlement(deal=deal, game="ramsch", declarers=(side,),
                       card_points=(points[side], TOTAL - points[side]),
-                      tricks=(taken[side], len(tricks) - taken[side]), won=durch is not None,
+                      tricks=(taken[side], tricks - taken[side]), won=durch is not None,
                       schneider=False, schwarz=False, laufende=0, value=price,
                       payments=tuple(payments), multiplier=multiplier,
                       seat_points=tuple(points), durchmarsch=durch is not None, jungfrauen=jungfrauen)

@@ -49,7 +49,7 @@ from .auction import STEP
 from .cards import DECK, INDEX, PLAYERS, SUITS, points
 from .doppeln import speakers as doppeln_speakers
 from .game_types import TARIFF_OF, TOUTS, goal, order
-from .ramsch import TOTAL, jungfrau_factor
+from .ramsch import TOTAL, ramsch_settlement
 from .settlement import DECLARER_SCHNEIDER, DEFENDER_SCHNEIDER, laufende, stock_change
 from .state import ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, NAMING, PLAY, PUSH, SCHIEBER, WIN, Settlement
 from .talk_simulator import (BID, BID_PASS, DOUBLE, GAMES, GIVE, I_PLAY, NAME, NO_DOUBLE, OFFER, PASS, PASS_ON,
@@ -331,40 +331,19 @@ class Simulator:
                           stock=pot, target=contract.target, declarer=contract.declarer, suit=contract.suit)
 
     def _ramsch(self) -> Settlement:
-        rules, config = self.rules, self.rules.config
-        seat_points, taken = self.points, self.taken
-        price = config.tariff("ramsch").base * self.multiplier
-        durch = None
-        if config.ramsch_durchmarsch == "all_tricks":
-            durch = next((s for s in range(PLAYERS) if taken[s] == self.done), None)
-        elif config.ramsch_durchmarsch == "all_points":
-            durch = next((s for s in range(PLAYERS) if seat_points[s] == TOTAL), None)
-        jungfrauen: tuple[int, ...] = ()
-        if durch is not None:
-            side = durch
-            payments = [price * (PLAYERS - 1) if s == durch else -price for s in range(PLAYERS)]
-        else:
-            rank = rules.trump_rank
-            vorhand = [(rules.dealer + 1 + i) % PLAYERS for i in range(PLAYERS)]
+        rules = self.rules
+        rank = rules.trump_rank
+        vorhand = [(rules.dealer + 1 + i) % PLAYERS for i in range(PLAYERS)]
 
-            def best_trump(seat: int) -> int:
-                held = [rank[c] for c in members(self.won[seat]) if c in rank]
-                return -min(held) if held else -len(rank)
+        def best_trump(seat: int) -> int:
+            held = [rank[c] for c in members(self.won[seat]) if c in rank]
+            return -min(held) if held else -len(rank)
 
-            side = max(vorhand, key=lambda s: (seat_points[s], taken[s], best_trump(s), -vorhand.index(s)))
-            jungfrauen = tuple(s for s in range(PLAYERS) if taken[s] == 0)
-            payments = [0] * PLAYERS
-            for seat in range(PLAYERS):
-                if seat != side:
-                    owed = price * jungfrau_factor(config.ramsch_jungfrau, seat, jungfrauen)
-                    payments[seat] += owed
-                    payments[side] -= owed
-        return Settlement(deal=rules.deal, game="ramsch", declarers=(side,),
-                          card_points=(seat_points[side], TOTAL - seat_points[side]),
-                          tricks=(taken[side], self.done - taken[side]), won=durch is not None,
-                          schneider=False, schwarz=False, laufende=0, value=price, payments=tuple(payments),
-                          multiplier=self.multiplier, seat_points=tuple(seat_points),
-                          durchmarsch=durch is not None, jungfrauen=jungfrauen)
+        def lose() -> int:  # ``ramsch.loser``'s tie-breaks, on the cards won as masks
+            return max(vorhand, key=lambda s: (self.points[s], self.taken[s], best_trump(s), -vorhand.index(s)))
+
+        return ramsch_settlement(rules.deal, rules.config, self.multiplier, self.points, self.taken, self.done,
+                                 lose)
 
 
 TALK_PHASES = (DOPPELN, ANNOUNCE, NAMING, AUCTION, EXCHANGE, SCHIEBER, PUSH)
