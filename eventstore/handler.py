@@ -386,4 +386,8 @@ class CommandHandler:
             raise IdempotencyKeyReused(f"this Idempotency-Key was used for another command (seqs {span.first}.."
                                        f"{span.last}); use a new key for a new command")
         events = self.store.read(game_id, after=span.first - 1, until=span.last)
-        return Outcome(game_id, events, self.load(game_id), duplicate=True)
+        # The game as the first answer left it (its seq, ETag and view), even when other seats
+        # have moved since: a retry must not tell a client something its first try did not.
+        current = self.load(game_id)
+        then = current if current.seq == span.last else self.load_at(game_id, span.last)
+        return Outcome(game_id, events, then, duplicate=True)

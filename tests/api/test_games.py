@@ -162,6 +162,20 @@ class TestCommands:
         assert [e["seq"] for e in again["events"]] == [e["seq"] for e in first["events"]]
         assert seq_of(client, game_id) == after_first
 
+    def test_a_retry_after_other_seats_moved_answers_as_the_first_try_did(self, client):
+        game_id, tokens = new_game(client, humans=(0, 1, 2))  # predictions are simultaneous
+        command = {"type": "predict", "most": "R", "fewest": "G"}
+        headers = {**auth(tokens[0]), "Idempotency-Key": "move-1"}
+        first = client.post(f"/v1/games/{game_id}/commands", json=command, headers=headers)
+        other = {"type": "predict", "most": "G", "fewest": "R"}
+        assert client.post(f"/v1/games/{game_id}/commands", json=other, headers=auth(tokens[1])).status_code == 200
+        assert seq_of(client, game_id) > first.get_json()["seq"]
+        again = client.post(f"/v1/games/{game_id}/commands", json=command, headers=headers)
+        assert again.get_json()["duplicate"] is True
+        assert again.get_json()["seq"] == first.get_json()["seq"] and again.headers["ETag"] == first.headers["ETag"]
+        assert again.get_json()["events"] == first.get_json()["events"]
+        assert again.get_json()["view"] == first.get_json()["view"]
+
     def test_commands_after_the_game_ended(self, client):
         game_id, tokens = new_game(client, rules={"rounds": 1})
         play_to_end(client, game_id, tokens)
