@@ -67,10 +67,6 @@ def opening(state: State) -> Event:
     return Event("AuctionOpened", {"seats": seats, "holder": seats[0], "target": WIN})
 
 
-def bidder(state: State) -> int:
-    return state.bidders[0]
-
-
 def commands(state: State) -> list[dict]:
     bids = [{"type": "bid", "target": t} for t in range(state.target + STEP, MAX_TARGET + 1, STEP)]
     return bids + [{"type": "pass"}]

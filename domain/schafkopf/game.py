@@ -194,7 +194,7 @@ class Schafkopf(Game):
         if state.phase == NAMING:
             return frozenset(state.namers[:1])
         if state.phase == AUCTION:
-            return frozenset({auction.bidder(state)})
+            return frozenset(state.bidders[:1])  # the next bidder; none once the last has passed
         if state.phase == SCHIEBER:
             return frozenset({schieberrunde.speaker(state)})
         if state.phase == PUSH:

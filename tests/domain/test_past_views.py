@@ -16,7 +16,11 @@ from .harness import random_playout, roundtrip
 
 CONFIGS = [
     ("schafkopf", 4, {"deals": 6}), ("schafkopf", 4, {"deals": 6, "preset": "tournament"}),
-    ("schafkopf", 4, {"deals": 6, "doppeln": "all"}), ("scharwenzel", 4, {"deals": 3}),
+    ("schafkopf", 4, {"deals": 6, "doppeln": "all"}),
+    ("schafkopf", 4, {"deals": 8, "auction": True, "schieberrunde": True, "doppeln": "not_dealer"}),
+    ("schafkopf", 4, {"deals": 8, "hochzeit": True, "renonce": True, "all_pass": "ramsch"}),
+    ("schafkopf", 4, {"deals": 8, "all_pass": "stock", "stock_lone_games": True, "stoss": 2}),
+    ("scharwenzel", 4, {"deals": 3}),
     ("scharwenzel", 6, {"threads": 1}), ("scharfe-schoten", 3, {"rounds": 3}), ("scharfe-schoten", 4, {"rounds": 2}),
 ]
 
