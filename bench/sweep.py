@@ -33,6 +33,7 @@ from datetime import datetime
 
 import redis
 from rq import Queue
+from rq.serializers import JSONSerializer
 
 from domain.registry import all_games
 from domain.table import Table
@@ -100,7 +101,7 @@ class Bench:
         self.index = GameIndex(self.client)
         self.schedule = Schedule(self.client)
         self.table = Table(all_games())
-        self.queue = Queue("bench-sweep-" + secrets.token_hex(4), connection=self.client)
+        self.queue = Queue("bench-sweep-" + secrets.token_hex(4), connection=self.client, serializer=JSONSerializer)
         self.loads = 0
         self.members: dict[str, str] = {}  # game id -> its member in the game list's sets
 

@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 
 from rq import Queue
+from rq.serializers import JSONSerializer
 
 from domain.registry import all_games
 from domain.table import Table
@@ -52,7 +53,10 @@ def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None
         queue_url = queue_url or redis_url
         if queue_url.startswith(CLUSTER_SCHEME):
             raise ValueError("RQ needs a plain Redis: set QUEUE_URL when REDIS_URL is a cluster")
-        queue = Queue(queue_name or os.environ.get("STICH_QUEUE", QUEUE_NAME), connection=connect(queue_url))
+        # Jobs as JSON, not RQ's default pickle: a worker reading the queue runs no code the queue names
+        # beyond the job functions (their arguments are a game id and numbers).
+        queue = Queue(queue_name or os.environ.get("STICH_QUEUE", QUEUE_NAME), connection=connect(queue_url),
+                      serializer=JSONSerializer)
         dispatcher = RQDispatcher(queue)
         schedule = Schedule(client, prefix)
         # Before the dispatcher: a turn's entry exists before its job (see workers/sweeper.py).

@@ -43,7 +43,8 @@ def run(burst: bool = False) -> None:
                          name="backfill").start()
     # The worker blocks on the queue for up to its TTL; its connection must wait that long.
     url = os.environ.get("QUEUE_URL") or os.environ["REDIS_URL"]
-    worker = SimpleWorker([runtime.queue], connection=connect_blocking(url, DEFAULT_WORKER_TTL, max_connections=4))
+    worker = SimpleWorker([runtime.queue], connection=connect_blocking(url, DEFAULT_WORKER_TTL, max_connections=4),
+                          serializer=runtime.queue.serializer)
     try:
         worker.work(burst=burst, logging_level=level, with_scheduler=False)
     finally:

@@ -25,7 +25,7 @@ def runtime(redis_url, monkeypatch):
 
 
 def drain(runtime):
-    worker = SimpleWorker([runtime.queue], connection=runtime.queue.connection)
+    worker = SimpleWorker([runtime.queue], connection=runtime.queue.connection, serializer=runtime.queue.serializer)
     worker.work(burst=True, logging_level="ERROR")
 
 
@@ -78,7 +78,7 @@ def test_same_job_enqueued_twice_makes_one_move(runtime):
     game_id = runtime.handler.create("scharfe-schoten", 3, {}, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], None).game_id
     runtime.handler.execute(game_id, None, {"type": "take_seat", "seat": 0})
     seq = runtime.handler.load(game_id).seq
-    queue = Queue(runtime.queue.name, connection=runtime.queue.connection)
+    queue = Queue(runtime.queue.name, connection=runtime.queue.connection, serializer=runtime.queue.serializer)
     queue.enqueue("workers.bot_turn.play_bot_turn", game_id, 1, seq, job_id=job_id(game_id, seq, 1))
     drain(runtime)
     events = runtime.store.read(game_id, after=seq)
