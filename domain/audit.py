@@ -4,8 +4,9 @@ An export (``GET /v1/games/{id}/export``, docs/events.md) is a header line and
 then every event. ``verify`` checks, in this order, and stops at the first
 event that is wrong, naming it and saying why:
 
-1. the header and the envelope of every event; seqs run 1, 2, 3 … (a missing
-   or moved event is named where its place is);
+1. the header's format and the envelope of every event; seqs run 1, 2, 3 …
+   (a missing or moved event is named where its place is), and the header's
+   ``events`` is the number of event lines;
 2. the game has finished and its revealed seed matches ``seed_sha256``, the
    commitment in its first event;
 3. the hash chain (``domain.chain``): every event's hash from its content,
@@ -18,7 +19,20 @@ event that is wrong, naming it and saying why:
    one of the commands legal for that seat at that moment gives (the verifier
    finds that command among the seat's legal commands); the system's events
    (deals, a ceiling, the seed reveal) are exactly the ones due;
-5. the final scores, recomputed from the replay, equal the header's.
+5. the header: every claim in it that the events determine is theirs -
+   ``game``, ``players`` and ``rules`` are GameCreated's, ``head`` the last
+   event's hash, ``seats``, ``status`` and ``complete`` the replayed game's,
+   and ``scores`` the final scores the replay gives (a finished game's export
+   must carry ``head`` and ``scores``).
+   Two fields are labels that no event holds, so nothing can check them:
+   ``game_id`` is the exporting server's name for the game (only its form is
+   checked, and that it is the game's whose URL the export was fetched from,
+   when it was; what identifies the game verifiably is its seed commitment
+   and its head: pin the head you got from that server with ``head``), and
+   ``stich`` names the version that wrote the export. A header field no
+   export has is refused, so nothing unchecked passes as verified.
+
+A wrong header is reported as ``line 1 (header): <field> says … but … says …``.
 
 It needs no server and no Redis: only these rules and the standard library.
 """
@@ -30,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from . import chain
-from .errors import RuleViolation
+from .errors import InvalidSetup, RuleViolation
 from .event import Event, Visibility
 from .shuffle import seed_commitment
 from .table import FINAL_EVENT, Table, TableState
@@ -40,6 +54,11 @@ FORMAT = "stich-export"
 FORMAT_VERSION = 1
 ENVELOPE = ("seq", "type", "v", "at", "actor", "visibility", "data", "hash")
 HEX64 = re.compile(r"[0-9a-f]{64}")
+GAME_ID = re.compile(r"[0-9a-f]{16}")
+HEADER = "line 1 (header)"
+# The header's fields (docs/events.md, "Exports"); ``game_id`` and ``stich`` are labels no event holds.
+HEADER_FIELDS = ("format", "version", "game_id", "game", "players", "rules", "seats", "status", "complete",
+                 "events", "head", "stich", "scores")
 
 
 @dataclass(frozen=True)
@@ -109,45 +128,50 @@ def parse_lines(text: str) -> list[dict]:
 Progress = Callable[[int, int], None]  # (events replayed, events in all)
 
 
-def verify_text(table: Table, text: str, head: str | None = None, progress: Progress | None = None) -> Report:
+def verify_text(table: Table, text: str, head: str | None = None, progress: Progress | None = None,
+                game_id: str | None = None) -> Report:
     try:
         records = parse_lines(text)
     except Failed as failed:
         return Report(problem=failed.finding)
-    return verify(table, records, head, progress)
+    return verify(table, records, head, progress, game_id)
 
 
 def verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None = None,
-           progress: Progress | None = None) -> Report:
+           progress: Progress | None = None, game_id: str | None = None) -> Report:
     """Check an export's records (the header, then the events); ``head``: a head hash to pin.
-    ``progress`` is called as the replay goes on (a long game takes seconds)."""
+    ``progress`` is called as the replay goes on (a long game takes seconds). ``game_id``: the
+    id the header must name, when the caller knows it (the game URL the export came from);
+    no event holds it, so without it the header's ``game_id`` is only checked for its form."""
     report = Report()
     try:
-        _verify(table, records, head, report, progress or (lambda done, total: None))
+        _verify(table, records, head, report, progress or (lambda done, total: None), game_id)
     except Failed as failed:
         report.problem = failed.finding
     return report
 
 
 def _verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None, report: Report,
-            progress: Progress) -> None:
+            progress: Progress, game_id: str | None = None) -> None:
     if not records:
         raise Failed(None, "the file is empty")
     header, events = records[0], list(records[1:])
     if header.get("format") != FORMAT:
         raise Failed(None, f"line 1 is not a stich export header (format {header.get('format')!r}, expected {FORMAT!r})")
     if header.get("version") != FORMAT_VERSION:
-        raise Failed(None, f"export format version {header.get('version')!r}; this verifier reads {FORMAT_VERSION}")
+        raise Failed(None, f"{HEADER}: export format version {header.get('version')!r}; "
+                           f"this verifier reads {FORMAT_VERSION}")
     report.game_id, report.game = header.get("game_id"), header.get("game")
     report.events = len(events)
     events = _check_envelopes(events)
     report.passed.append(f"{len(events)} events in order, seq 1..{len(events)}")
     if header.get("events") != len(events):
-        raise Failed(None, f"the header says {header.get('events')} events, the file holds {len(events)}")
+        raise Failed(None, f"{HEADER}: events says {json.dumps(header.get('events'))} but the file holds "
+                           f"{len(events)} event lines")
 
     seed_hex = _check_seed(events)
     report.passed.append("the revealed seed matches the commitment published in event 1")
-    _check_chain(events, seed_hex, head, header)
+    _check_chain(events, seed_hex, head)
     report.head = events[-1]["hash"]
     report.passed.append("the hash chain holds from the first event to the last"
                          + (", through the head you gave" if head else ""))
@@ -156,11 +180,64 @@ def _verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None
     report.passed.append(f"every deal is the one the seed gives ({report.deals} deals)")
     report.passed.append(f"every seat's events follow from a legal command ({report.commands} commands), "
                          "every system event is the one due")
-    scores = table.summary(state)["scores"]
-    report.scores = scores
-    if "scores" in header and header["scores"] != scores:
-        raise Failed(None, f"the header's final scores {header['scores']} are not the recomputed {scores}")
-    report.passed.append("the final scores are the recomputed ones")
+    summary = table.summary(state)
+    report.scores = summary["scores"]
+    _check_header(header, events, summary, game_id)
+    report.passed.append("the header is the events': game, players and rules as GameCreated records them, "
+                         "seats and status as replayed, head the last event's hash, and the final scores "
+                         "the recomputed ones (game_id and stich are the exporter's labels: no event holds them)")
+
+
+_ABSENT = object()  # a field the header (or the events) do not have
+
+
+def _claims(path: str, have: Any, want: Any, source: str) -> list[str]:
+    """Where the header's ``have`` differs from ``want``, key by key for objects; ``source`` says
+    what gives ``want``, verb included ("GameCreated says")."""
+    if isinstance(have, dict) and isinstance(want, dict):
+        return [claim for key in sorted(set(have) | set(want), key=str)
+                for claim in _claims(f"{path}.{key}", have.get(key, _ABSENT), want.get(key, _ABSENT), source)]
+    if have is _ABSENT and want is _ABSENT:
+        return []
+    if have is _ABSENT:
+        return [f"lacks {path}, which {source} {json.dumps(want)}"]
+    if want is _ABSENT:
+        return [f"{path} says {json.dumps(have)} but {source} nothing of the kind"]
+    if json.dumps(have, sort_keys=True) != json.dumps(want, sort_keys=True):
+        return [f"{path} says {json.dumps(have)} but {source} {json.dumps(want)}"]
+    return []
+
+
+def _check_header(header: Mapping[str, Any], events: list[dict], summary: Mapping[str, Any],
+                  game_id: str | None = None) -> None:
+    """Every claim of the header against the events that determine it (see the module's step 5)."""
+    unknown = sorted(set(header) - set(HEADER_FIELDS), key=str)
+    if unknown:
+        raise Failed(None, f"{HEADER}: holds {unknown}, which no export has (nothing can check them)")
+    for name, what in (("head", "the last event's hash"), ("scores", "the final scores")):
+        if name not in header:
+            raise Failed(None, f"{HEADER}: lacks {name}: a finished game's export carries {what}")
+    named = header.get("game_id")
+    if not isinstance(named, str) or not GAME_ID.fullmatch(named):
+        raise Failed(None, f"{HEADER}: game_id {json.dumps(named)} is not a game id (16 lowercase hex digits)")
+    if game_id is not None and named != game_id:
+        raise Failed(None, f"{HEADER}: game_id says {json.dumps(named)} but the URL it came from names "
+                           f"{json.dumps(game_id)}")
+    created = events[0]["upcast_data"]
+    last = events[-1]
+    checks = [
+        (name, created.get(name, _ABSENT), "GameCreated says") for name in ("game", "players", "rules")
+    ] + [
+        ("seats", summary["seats"], "the replay gives"),
+        ("status", summary["status"], "the replay gives"),
+        ("complete", True, "a finished game's export (nothing redacted, the seed revealed) says"),
+        ("head", last["hash"], f"the last event's (seq {last['seq']}) hash is"),
+        ("scores", summary["scores"], "the final scores recomputed by the replay are"),
+    ]
+    wrong = [claim for name, want, source in checks
+             for claim in _claims(name, header.get(name, _ABSENT), want, source)]
+    if wrong:
+        raise Failed(None, f"{HEADER}: " + "; ".join(wrong))
 
 
 def _check_envelopes(events: list[Mapping[str, Any]]) -> list[dict]:
@@ -175,6 +252,13 @@ def _check_envelopes(events: list[Mapping[str, Any]]) -> list[dict]:
                 raise Failed(place, f"is missing or out of order: line {line} holds event {raw['seq']} where "
                                     f"event {place} belongs")
             raise Failed(place, f"is out of order: line {line} holds seq {raw['seq']!r} where event {place} belongs")
+        shapes = (("type", str, "a string"), ("at", str, "a string"), ("data", dict, "an object"),
+                  ("visibility", dict, "an object"))
+        for key, kind, what in shapes:
+            if not isinstance(raw[key], kind):
+                raise Failed(place, f"line {line}: {key} is {json.dumps(raw[key])}, not {what}")
+        if raw["actor"] != "system" and (isinstance(raw["actor"], bool) or not isinstance(raw["actor"], int)):
+            raise Failed(place, f"line {line}: actor is {json.dumps(raw['actor'])}, not a seat number or \"system\"")
         if raw.get("redacted"):
             raise Failed(place, "is redacted: the export was made while the game ran, for one seat; "
                                 "only a finished game's export holds every card")
@@ -203,7 +287,7 @@ def _check_seed(events: list[dict]) -> str:
     return seed_hex
 
 
-def _check_chain(events: list[dict], seed_hex: str, head: str | None, header: Mapping[str, Any]) -> None:
+def _check_chain(events: list[dict], seed_hex: str, head: str | None) -> None:
     previous = chain.GENESIS
     for event in events:
         if event["hash"] is None:
@@ -216,8 +300,6 @@ def _check_chain(events: list[dict], seed_hex: str, head: str | None, header: Ma
             raise Failed(event["seq"], f"({event['type']}) does not match its hash: the event was changed, "
                                        "or an event before it was removed or moved")
         previous = expected
-    if header.get("head") is not None and header["head"] != previous:
-        raise Failed(None, "the header's head is not the last event's hash")
     if head is not None and head not in {event["hash"] for event in events}:
         raise Failed(events[-1]["seq"], f"the chain never reaches the head you gave ({head}): this is not the "
                                         "history the server showed you")
@@ -273,13 +355,19 @@ def _to_domain(event: dict) -> Event:
 
 def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, progress: Progress) -> TableState:
     created = events[0]["upcast_data"]
+    seats = created.get("seats", [])
+    if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
+        raise Failed(1, f"(GameCreated) records seats {json.dumps(seats)}, not a list of seats")
+    if not isinstance(created.get("game"), str):
+        raise Failed(1, f"(GameCreated) records game {json.dumps(created.get('game'))}, not a game's name")
     try:
         opening = table.create(created.get("game"), created.get("players"), created.get("rules"),
-                               [{"kind": s.get("kind"), **({"bot": s["bot"]} if s.get("bot") else {})}
-                                for s in created.get("seats", [])],
+                               [{"kind": s.get("kind"), **({"bot": s["bot"]} if s.get("bot") else {}),
+                                 **({"budget_ms": s["budget_ms"]} if s.get("budget_ms") is not None else {})}
+                                for s in seats],
                                created.get("preset_deals") or None, created.get("seed_sha256"),
                                created.get("limits"), created.get("clock"))
-    except RuleViolation as exc:
+    except (RuleViolation, InvalidSetup) as exc:
         raise Failed(1, f"(GameCreated) records a game that cannot be created: {exc}") from None
     _expect(events, 0, opening, "system", "creating a game with these rules and seats")
     state = table.fold(TableState(), opening, events[0]["at"], "system")

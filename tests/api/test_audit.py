@@ -185,6 +185,95 @@ def test_changed_final_scores_in_the_header_are_found(exports):
     assert not report.ok and "final scores" in report.problem.message
 
 
+# -- the header: every claim the events determine is checked ----------------------------------------------
+
+# (what is changed in the header, a part of the problem's message); the events are untouched.
+HEADER_TAMPERING = {
+    "game": (lambda h: {**h, "game": "scharwenzel"},
+             'game says "scharwenzel" but GameCreated says "schafkopf"'),
+    "players": (lambda h: {**h, "players": 6}, "players says 6 but GameCreated says 4"),
+    "rules": (lambda h: {**h, "rules": {**h["rules"], "deals": 7}}, "rules.deals says 7 but GameCreated says 2"),
+    "rules-added": (lambda h: {**h, "rules": {**h["rules"], "hochzeit2": True}},
+                    "rules.hochzeit2 says true but GameCreated says nothing"),
+    "seats": (lambda h: {**h, "seats": [{**s, "kind": "human"} for s in h["seats"]]},
+              "seats says"),
+    "status": (lambda h: {**h, "status": "active"}, 'status says "active" but the replay gives "finished"'),
+    "complete": (lambda h: {**h, "complete": False}, "complete says false"),
+    "missing-scores": (lambda h: {k: v for k, v in h.items() if k != "scores"},
+                       "lacks scores: a finished game's export carries the final scores"),
+    "missing-head": (lambda h: {k: v for k, v in h.items() if k != "head"},
+                     "lacks head: a finished game's export carries the last event's hash"),
+    "wrong-head": (lambda h: {**h, "head": "ab" * 32}, f'head says "{"ab" * 32}" but the last event'),
+    "wrong-scores": (lambda h: {**h, "scores": {**h["scores"], "ranking": list(reversed(h["scores"]["ranking"])),
+                                                "totals": [t + 10 for t in h["scores"]["totals"]]}},
+                     "scores.totals says"),
+    "null-scores": (lambda h: {**h, "scores": None}, "scores says null but the final scores recomputed"),
+    "game_id-form": (lambda h: {**h, "game_id": "not-a-game"}, 'game_id "not-a-game" is not a game id'),
+    "game_id-missing": (lambda h: {k: v for k, v in h.items() if k != "game_id"}, "game_id null is not a game id"),
+    "unknown-field": (lambda h: {**h, "certified_by": "the server"}, "holds ['certified_by'], which no export has"),
+    "all-at-once": (lambda h: {**h, "game": "scharwenzel", "players": 6, "rules": {"deals": 1},
+                               "game_id": "0123456789abcdef", "stich": "9.9.9"},
+                    'game says "scharwenzel" but GameCreated says "schafkopf"; players says 6'),
+}
+
+
+@pytest.mark.parametrize("field", sorted(HEADER_TAMPERING))
+def test_a_tampered_header_does_not_verify_and_is_named(exports, field):
+    _, _, records = exports["schafkopf"]
+    change, message = HEADER_TAMPERING[field]
+    forged = [change(dict(records[0])), *records[1:]]
+    report = check(forged)
+    assert not report.ok and report.problem.seq is None, report.lines()
+    assert report.problem.message.startswith("line 1 (header): ") and message in report.problem.message, \
+        report.problem.message
+    lines = report.lines()
+    assert lines[-2] == f"  FAIL  {report.problem.message}" and lines[-1] == "NOT VERIFIED"
+    assert report.passed[-1].startswith("every seat's events")  # the events themselves held
+
+
+@pytest.mark.parametrize("field", ["game", "players", "rules", "missing-scores", "missing-head", "wrong-head",
+                                   "wrong-scores", "game_id-form"])
+def test_post_verify_and_imports_refuse_a_tampered_header(client, exports, field):
+    _, _, records = exports["schafkopf"]
+    change, message = HEADER_TAMPERING[field]
+    text = "\n".join(json.dumps(r) for r in [change(dict(records[0])), *records[1:]])
+    verified = client.post("/v1/verify", data=text, content_type="application/x-ndjson")
+    body = verified.get_json()
+    assert verified.status_code == 200 and body["verified"] is False and body["problem"]["seq"] is None
+    assert message in body["problem"]["message"] and body["report"].endswith("NOT VERIFIED")
+    before = client.get("/v1/games?status=finished&limit=1000").get_json()["games"]
+    imported = client.post("/v1/imports", data=text, content_type="application/x-ndjson")
+    problem = imported.get_json()
+    assert imported.status_code == 422 and problem["code"] == "not_verified", problem
+    assert "line 1 (header)" in problem["detail"] and problem["report"]["verified"] is False
+    assert len(client.get("/v1/games?status=finished&limit=1000").get_json()["games"]) == len(before)
+
+
+def test_the_stich_version_is_the_producers_label_and_not_checked(exports):
+    _, _, records = exports["scharwenzel"]
+    report = check([{**records[0], "stich": "0.0.1-elsewhere"}, *records[1:]])
+    assert report.ok, report.lines()
+    assert "game_id and stich are the exporter's labels" in report.passed[-1]
+
+
+def test_the_game_id_is_checked_against_the_url_the_export_came_from(exports):
+    """No event holds the game id: only its form is checked, and the id of the URL it came from."""
+    game_id, _, records = exports["scharwenzel"]
+    assert audit.verify(TABLE, records, game_id=game_id).ok
+    other = {**records[0], "game_id": "0123456789abcdef"}
+    assert check([other, *records[1:]]).ok  # another well-formed id: no event can tell
+    report = audit.verify(TABLE, [other, *records[1:]], game_id=game_id)
+    assert report.problem.seq is None and report.problem.message == (
+        f'line 1 (header): game_id says "0123456789abcdef" but the URL it came from names "{game_id}"')
+
+
+def test_a_header_event_count_that_is_wrong_is_named(exports):
+    _, _, records = exports["scharfe-schoten"]
+    report = check([{**records[0], "events": len(records)}, *records[1:]])
+    assert report.problem.message == (f"line 1 (header): events says {len(records)} but the file holds "
+                                      f"{len(records) - 1} event lines")
+
+
 def test_a_forged_seed_is_found(exports):
     _, _, records = exports["schafkopf"]
     last = len(records) - 1
@@ -235,6 +324,41 @@ def test_a_preset_deal_game_verifies_and_a_changed_preset_hand_is_found(client):
     forged[index] = {**forged[index], "data": {**forged[index]["data"], "hands": hands}}
     report = check(rechain(forged))
     assert report.problem.seq == records[index]["seq"] and "preset" in report.problem.message
+
+
+def test_a_game_with_a_search_bots_own_budget_verifies(client):
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "search", "budget_ms": 10}, {"kind": "bot", "bot": "random"}]
+    created = client.post("/v1/games", json={"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1},
+                                             "seats": seats})
+    game_id = created.get_json()["id"]
+    tokens = {0: client.post(f"/v1/games/{game_id}/seats/0", json={}).get_json()["token"]}
+    play_to_end(client, game_id, tokens, rng=random.Random(2))
+    records = [json.loads(line) for line in client.get(f"/v1/games/{game_id}/export").data.decode().splitlines()]
+    assert records[1]["data"]["seats"][1]["budget_ms"] == 10
+    report = check(records)
+    assert report.ok, report.lines()
+
+
+def test_an_export_whose_envelopes_have_the_wrong_shape_is_refused_by_line(exports):
+    _, _, records = exports["scharfe-schoten"]
+    index = first(records, "CardPlayed")
+    for key, value, said in (("data", [1], "data is [1], not an object"), ("type", {"a": 1}, "not a string"),
+                             ("actor", True, "actor is true, not a seat number"),
+                             ("visibility", "public", "not an object")):
+        forged = [dict(r) for r in records]
+        forged[index] = {**forged[index], key: value}
+        report = check(rechain(forged))
+        assert report.problem.seq == records[index]["seq"] and said in report.problem.message, report.lines()
+    forged = [dict(r) for r in records]
+    forged[1] = {**forged[1], "data": {**forged[1]["data"], "seats": 3}}
+    report = check(rechain(forged))
+    assert report.problem.seq == 1 and "not a list of seats" in report.problem.message, report.lines()
+    forged[1] = {**forged[1], "data": {**records[1]["data"], "preset_deals": 7}}
+    report = check(rechain(forged))
+    assert report.problem.seq == 1 and "cannot be created" in report.problem.message, report.lines()
+    forged[1] = {**forged[1], "data": {**records[1]["data"], "game": ["schafkopf"]}}
+    report = check(rechain(forged))
+    assert report.problem.seq == 1 and "not a game's name" in report.problem.message, report.lines()
 
 
 def test_post_verify_answers_like_the_offline_verifier(client, exports):

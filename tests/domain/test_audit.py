@@ -1,9 +1,11 @@
 """The offline verifier, on stored exports of finished games: no server, no Redis.
 
-``tests/fixtures/exports`` holds games exported by stich 0.1.0 on 2026-12-01, one
-per game (and a preset-deal game). They are never regenerated: replaying and
-verifying them on every run proves that today's code still reads what earlier
-code wrote (docs/events.md, "Schema versions").
+``tests/fixtures/exports`` holds games exported by stich 0.1.0 on 2026-12-01: one
+per game (and a preset-deal game), and the games that hold every other event type
+the code can write (the Schafkopf house rules, a Scharwenzel thread, a clocked game
+cut short; its README.md says how they were made). They are never regenerated:
+replaying and verifying them on every run proves that today's code still reads
+what earlier code wrote (docs/events.md, "Schema versions").
 """
 from __future__ import annotations
 
@@ -13,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from domain import audit, chain
+from domain.event import Event, Visibility
 from domain.registry import all_games
 from domain.table import Table, TableState
-from domain.event import Event, Visibility
 from domain.upcast import UnknownVersion, upcast
+from tests.test_event_docs import written_event_types
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "exports"
 TABLE = Table(all_games())
@@ -42,6 +45,19 @@ def test_the_fixtures_cover_every_game_and_a_preset_deal():
     games = {load(p.stem)[0]["game"] for p in FIXTURES.glob("*.ndjson")}
     assert games == set(all_games())
     assert load("scharfe-schoten-preset")[1]["data"]["preset"] is True
+
+
+def test_the_fixtures_hold_every_event_type_the_code_writes():
+    """Each game's fixtures hold every type its package writes, and together every table event:
+    a new event type fails here until a stored export of a finished game holds it."""
+    written = written_event_types()
+    seen: dict[str, set[str]] = {game: set() for game in all_games()}
+    for path in FIXTURES.glob("*.ndjson"):
+        records = load(path.stem)
+        seen[records[0]["game"]] |= {record["type"] for record in records[1:]}
+    missing = {game: sorted(written[game] - seen[game]) for game in seen}
+    missing["table"] = sorted(written["table"] - set().union(*seen.values()))
+    assert not any(missing.values()), f"event types no stored export holds: {missing}"
 
 
 def test_progress_is_reported_through_the_whole_replay():
@@ -80,3 +96,35 @@ def test_the_report_reads_well():
     lines = audit.verify(TABLE, bad).lines()
     assert lines[-1] == "NOT VERIFIED" and any(line.startswith("  FAIL  event ") for line in lines)
     assert json.dumps(bad[0])  # the header was not touched by verifying
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.ndjson")))
+def test_a_stored_exports_header_is_checked_claim_by_claim(name):
+    """A header is checked against the events: each claim changed alone (the events untouched) fails."""
+    records = load(name)
+    header = records[0]
+    other_game = next(g for g in sorted(all_games()) if g != header["game"])
+    changes = {
+        "game": {**header, "game": other_game},
+        "players": {**header, "players": header["players"] + 1},
+        "rules": {**header, "rules": {**header["rules"], next(iter(header["rules"])): "changed"}},
+        "head": {**header, "head": "00" * 32},
+        "scores": {**header, "scores": {**header["scores"], "ranking": [9] * header["players"]}},
+        "no head": {k: v for k, v in header.items() if k != "head"},
+        "no scores": {k: v for k, v in header.items() if k != "scores"},
+        "game_id": {**header, "game_id": "G" * 16},
+    }
+    for what, changed in changes.items():
+        report = audit.verify(TABLE, [changed, *records[1:]])
+        assert not report.ok and report.problem.seq is None, what
+        assert report.problem.message.startswith("line 1 (header): "), (what, report.problem.message)
+        assert "  FAIL  line 1 (header): " in report.lines()[-2]
+    assert audit.verify(TABLE, [{**header, "stich": "0.0.0"}, *records[1:]]).ok  # the producer's label
+
+
+def test_a_header_naming_another_game_reads_as_documented():
+    records = load("schafkopf")
+    header = {**records[0], "game": "scharwenzel", "players": 6}
+    report = audit.verify(TABLE, [header, *records[1:]])
+    assert report.problem.message == ('line 1 (header): game says "scharwenzel" but GameCreated says "schafkopf"; '
+                                      "players says 6 but GameCreated says 4")

@@ -35,6 +35,9 @@ def test_verify_takes_a_games_url_and_a_head(finished_game):
     result = stich("verify", f"{api}/games/{game_id}", "--head", head)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().endswith("VERIFIED") and head in result.stdout
+    assert f"game {game_id} (scharwenzel)" in result.stdout
+    export = stich("verify", f"{api}/games/{game_id}/export")  # the export's URL names the game too
+    assert export.returncode == 0, export.stdout + export.stderr
 
 
 def test_verify_reads_stdin_and_fails_with_1_naming_the_event(finished_game):
@@ -45,6 +48,25 @@ def test_verify_reads_stdin_and_fails_with_1_naming_the_event(finished_game):
     lines[20] = json.dumps(event)
     result = stich("verify", "-", stdin="\n".join(lines))
     assert result.returncode == 1 and f"FAIL  event {event['seq']}:" in result.stdout, result.stdout
+
+
+def test_verify_fails_with_1_naming_a_tampered_header(finished_game, tmp_path):
+    api, game_id = finished_game
+    lines = requests.get(f"{api}/games/{game_id}/export", timeout=10).text.splitlines()
+    header = json.loads(lines[0])
+    forged = {**header, "game": "schafkopf", "players": 6}
+    result = stich("verify", "-", stdin="\n".join([json.dumps(forged), *lines[1:]]))
+    assert result.returncode == 1, result.stdout
+    assert ('FAIL  line 1 (header): game says "schafkopf" but GameCreated says "scharwenzel"; '
+            "players says 6 but GameCreated says 4") in result.stdout
+    unscored = tmp_path / "unscored.ndjson"
+    unscored.write_text("\n".join([json.dumps({k: v for k, v in header.items() if k != "scores"}), *lines[1:]]))
+    result = stich("verify", str(unscored))
+    assert result.returncode == 1 and "FAIL  line 1 (header): lacks scores" in result.stdout, result.stdout
+    relabelled = tmp_path / "relabelled.ndjson"
+    relabelled.write_text("\n".join([json.dumps({**header, "stich": "0.0.0-other"}), *lines[1:]]))
+    result = stich("verify", str(relabelled))  # the producer's version is a label, not a claim to check
+    assert result.returncode == 0 and "game_id and stich are the exporter's labels" in result.stdout
 
 
 def test_unreadable_sources_exit_2_with_a_reason(server, tmp_path):

@@ -17,6 +17,7 @@ change it); hypothesis runs derandomized unless ``STICH_FUZZ_RANDOM=1``.
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -103,8 +104,47 @@ def validate_schema(instance, name: str) -> None:
     jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).validate(instance)
 
 
-def validate_response(response, path: str, method: str) -> None:
-    """The status is documented for the operation, and so are the media type and body."""
+JSON_LINES = "application/x-ndjson"
+EVENT_UNIONS = {"scharfe-schoten": "ScharfeSchotenEvent", "schafkopf": "SchafkopfEvent",
+                "scharwenzel": "ScharwenzelEvent"}
+
+
+def _validator(schema: dict) -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator({**schema, "components": JSON_SPEC["components"]},
+                                      format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+
+
+def read_json_lines(text: str) -> list[dict]:
+    """An export's lines as JSON objects (every line one object, none blank but a last newline)."""
+    assert text.endswith("\n"), "a JSON Lines body ends each line with a newline"
+    lines = text[:-1].split("\n")
+    assert all(lines), "a JSON Lines body has no blank lines"
+    records = [json.loads(line) for line in lines]
+    assert all(isinstance(record, dict) for record in records)
+    return records
+
+
+def validate_export(text: str) -> list[dict]:
+    """An export as the spec describes it: an ``ExportHeader``, then ``events`` lines, each an
+    ``Event`` of the header's game (its game's union, so the discriminated event schemas apply)."""
+    records = read_json_lines(text)
+    header, events = records[0], records[1:]
+    validate_schema(header, "ExportHeader")
+    assert header["events"] == len(events) and [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    union = _validator({"$ref": f"#/components/schemas/{EVENT_UNIONS[header['game']]}"})
+    envelope = _validator({"$ref": "#/components/schemas/Event"})
+    for event in events:
+        union.validate(event)
+        envelope.validate(event)
+    assert header["head"] == events[-1]["hash"]
+    assert ("scores" in header) is header["complete"] is (header["status"] == "finished")
+    return records
+
+
+def validate_response(response, path: str, method: str):
+    """The status is documented for the operation, and so are the media type and body.
+    JSON Lines (an export) is read line by line, each line validated against its schema;
+    returns the body as read (JSON, the export's records, or text)."""
     operation = JSON_SPEC["paths"][path][method]
     documented = operation["responses"]
     assert str(response.status_code) in documented, (
@@ -114,10 +154,19 @@ def validate_response(response, path: str, method: str) -> None:
     assert response.mimetype in content, f"{response.mimetype} not documented for {response.status_code}"
     for header in spec_response.get("headers", {}):
         assert header in response.headers, f"{header} missing on {response.status_code}"
+    schema = content[response.mimetype].get("schema")
+    if response.mimetype == JSON_LINES:
+        text = response.get_data(as_text=True)
+        _validator(schema).validate(text)  # the body as a whole: a string
+        return validate_export(text)
     if response.mimetype.endswith("json"):
-        schema = {**content[response.mimetype]["schema"], "components": JSON_SPEC["components"]}
-        jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).validate(
-            response.get_json())
+        _validator(schema).validate(response.get_json())
+        return response.get_json()
+    if response.mimetype.startswith("text/") and (schema or {}).get("type") == "string":  # e.g. Markdown
+        text = response.get_data(as_text=True)
+        _validator(schema).validate(text)
+        return text
+    return None
 
 
 def bearer(token: str) -> dict:
