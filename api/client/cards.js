@@ -97,6 +97,7 @@ export function seatName(seat) {
 export function describeEvent(game, event) {
   const d = event.data || {};
   const who = seatName(d.seat);
+  const cards = (list) => list.map((c) => cardName(game, c)).join(" and ");
   switch (event.type) {
     case "GameCreated": return "Game created";
     case "SeatTaken": return `${who} taken`;
@@ -117,6 +118,24 @@ export function describeEvent(game, event) {
     case "PartnerRevealed": return `${who} is the partner`;
     case "DealSettled": return `Deal settled: ${(d.payments || []).join(", ")}`;
     case "DealThrownIn": return "All passed: the deal is thrown in";
+    case "PlayWithdrawn": return `${who}: Weiter (withdraws)`;
+    case "AuctionOpened":
+      return `Auction: ${(d.seats || []).map(seatName).join(", ")} bid; ${seatName(d.holder)} holds ${d.target}`;
+    case "BidPassed": return `${who} passes`;
+    case "HochzeitCardGiven":
+      return d.card ? `${who} gave ${cardName(game, d.card)} to ${seatName(d.to)}` : `${who} gave a card to ${seatName(d.to)}`;
+    case "HochzeitCardReceived":
+      return d.card ? `${who} received ${cardName(game, d.card)} from ${seatName(d.from)}`
+        : `${who} received a card from ${seatName(d.from)}`;
+    case "ObersHandedOver": return `${who} hands ${cards(d.cards || [])} to ${seatName(d.to)}`;
+    case "CardsPushed":
+      return d.cards ? `${who} pushed ${cards(d.cards)} to ${seatName(d.to)}` : `${who} pushed two cards to ${seatName(d.to)}`;
+    case "CardsReceived":
+      return d.cards ? `${who} received ${cards(d.cards)} from ${seatName(d.from)}` : `${who} received two cards from ${seatName(d.from)}`;
+    case "SchieberrundePaid": return `Nobody plays the Schieberrunde: ${(d.payments || []).join(", ")}`;
+    case "RenonceRound": return "All passed: a Renonce round";
+    case "MussSpiel": return `All passed: ${who} holds the Eichel-Ober and must play`;
+    case "SecondHalfDealt": return "The second half is dealt";
     case "BidMade":
       return game === "schafkopf" ? `${who} bids ${d.call || d.target}` : `${who} bids ${d.value}${d.besser ? " besser" : ""}`;
     case "Passed": return `${who} passes`;

@@ -1,6 +1,6 @@
 // The table: one view (GET /v1/games/{id}/view) drawn for a person, for every phase of every game.
 
-import { GAME_NAMES, describeCommand, parseCard, schafkopfGame, seatName, suitName } from "./cards.js";
+import { GAME_NAMES, cardName, describeCommand, parseCard, schafkopfGame, seatName, suitName } from "./cards.js";
 import { h } from "./dom.js";
 
 const PHASES = {
@@ -33,9 +33,10 @@ function seatLabel(view, seat) {
   return `${seatName(seat)} (${role})`;
 }
 
+// Colour counts in words ("Red 2 · Green 0 · …"), so no count is told by colour or letter alone.
 function colourCounts(counts) {
   if (!counts) return "";
-  return ["R", "G", "Y", "B"].map((c) => `${c} ${counts[c] ?? 0}`).join(" · ");
+  return ["R", "G", "Y", "B"].map((c) => `${suitName("scharfe-schoten", c)} ${counts[c] ?? 0}`).join(" · ");
 }
 
 function toAct(view) {
@@ -134,8 +135,56 @@ function seatsSection(game, view) {
   })));
 }
 
-function list(items) {
-  return items.length ? h("ul", {}, items.map((i) => h("li", {}, i))) : h("p", { class: "note" }, "none yet");
+function list(items, id = null) {
+  return items.length ? h("ul", { id }, items.map((i) => h("li", {}, i))) : h("p", { id, class: "note" }, "none yet");
+}
+
+const SK_MODES = {
+  muss: "Muss-Spiel: all passed, the holder of the Eichel-Ober must play",
+  renonce: "Renonce round: all passed, a blocked player may call an Ace he lacks (As-Renonce)",
+  schieber: "Schieberrunde (passing round)",
+};
+
+// The Schafkopf house rules' state (Hochzeit, auction, Schieberrunde), in words.
+function schafkopfRules(game, view) {
+  const s = view.game_state;
+  const parts = [];
+  if (s.mode) parts.push(h("p", { id: "mode", class: "badge" }, SK_MODES[s.mode] || `Mode: ${s.mode}`));
+  if (s.hochzeit !== null && s.hochzeit !== undefined) {
+    parts.push(h("p", { id: "hochzeit", class: "badge" }, `Hochzeit offered by ${seatName(s.hochzeit)}`));
+  }
+  if (s.swap) {
+    // ``gave``/``received`` are the viewer's side of the swap; told here from the giver's side.
+    const { from, to } = s.swap;
+    const receiver = view.viewer === to;
+    const given = receiver ? s.swap.received : s.swap.gave;
+    const got = receiver ? s.swap.gave : s.swap.received;
+    parts.push(h("p", { id: "swap" }, given
+      ? `Hochzeit swap: ${seatName(from)} gave ${cardName(game, given)} to ${seatName(to)} for ${cardName(game, got)}`
+      : `Hochzeit swap: ${seatName(from)} gave ${seatName(to)} a card for the trump`));
+  }
+  if (s.auction) {
+    const a = s.auction;
+    // The holder plays the band game he named (the last game he named in this deal).
+    const named = (s.naming || []).filter((n) => n.seat === a.holder && n.game).pop();
+    const withGame = named ? ` with ${schafkopfGame(named.game, named.suit)}` : "";
+    const open = a.bidders && a.bidders.length;
+    const bid = a.target > 61 ? `the bid ${a.target - 1}${withGame} (needs ${a.target})` : `61${withGame}`;
+    parts.push(h("h3", {}, "Auction"), h("p", { id: "auction" }, open
+      ? `${seatName(a.holder)} holds ${bid} · to answer: ${a.bidders.map(seatName).join(", ")}`
+      : `${seatName(a.holder)} won the auction with ${bid}`),
+    list(a.bids.map((b) => (b.passed ? `${seatName(b.seat)} passes` : `${seatName(b.seat)} bids ${b.target - 1}`)), "auction-bids"));
+  }
+  if (s.schieberrunde) {
+    const r = s.schieberrunde;
+    parts.push(h("h3", {}, "Schieberrunde"), h("p", { id: "schieberrunde" }, `Vorhand: ${seatName(r.vorhand)}`),
+      list([
+        ...r.calls.map((c) => `${seatName(c.seat)}: ${c.play ? "Ich spiele" : "Ich spiele nicht"}`),
+        ...r.pushes.map((p) => `${seatName(p.from)} pushed ${p.cards ? p.cards.map((c) => cardName(game, c)).join(" and ") : "two cards"} to ${seatName(p.to)}`),
+      ], "schieberrunde-calls"));
+  }
+  if (s.schieberrunde_next) parts.push(h("p", { id: "schieberrunde-next" }, "The next deal is a Schieberrunde (after a won Herz-Solo)"));
+  return parts;
 }
 
 function infoSection(game, view) {
@@ -157,23 +206,22 @@ function infoSection(game, view) {
     parts.push(h("p", {}, `Deal ${s.deal + 1} of ${s.deals} · dealer ${seatName(s.dealer)}`,
       s.multiplier > 1 ? ` · multiplier ×${s.multiplier}` : "", s.stock ? ` · stock ${s.stock}` : ""));
     parts.push(h("h3", {}, "Announcements"), list((s.announcements || []).map((a) =>
-      `${seatName(a.seat)}: ${{ pass: "Weiter", play: "Ich spiele", hochzeit: "Hochzeit" }[a.intent] || a.intent}`)));
+      `${seatName(a.seat)}: ${{ pass: "Weiter", play: "Ich spiele", hochzeit: "Hochzeit" }[a.intent] || a.intent}`), "announcements"));
     if (s.naming && s.naming.length) {
-      parts.push(h("h3", {}, "Named"), list(s.naming.map((n) => `${seatName(n.seat)}: ${n.game ? schafkopfGame(n.game, n.suit) : "Weiter"}`)));
+      parts.push(h("h3", {}, "Named"), list(s.naming.map((n) => `${seatName(n.seat)}: ${n.game ? schafkopfGame(n.game, n.suit) : "Weiter"}`), "naming"));
     }
     if (s.declared) {
       const d = s.declared;
       parts.push(h("p", { id: "declared", class: "badge" }, d.declarer == null ? schafkopfGame(d.game, d.suit)
-        : `${seatName(d.declarer)} plays ${schafkopfGame(d.game, d.suit)}`));
+        : `${seatName(d.declarer)} plays ${schafkopfGame(d.game, d.suit)}`,
+      d.renonce ? " (As-Renonce)" : "", d.target && d.target !== 61 ? `, needs ${d.target}` : ""));
       if (d.called_ace) parts.push(h("div", { class: "row", id: "called-ace" }, h("span", {}, "Called: "), card(game, d.called_ace, { small: true })));
     }
-    if (s.stoss && s.stoss.length) parts.push(h("h3", {}, "Stoß"), list(s.stoss.map((x) => `${seatName(x.seat)}: ${x.call}`)));
+    if (s.stoss && s.stoss.length) parts.push(h("h3", {}, "Stoß"), list(s.stoss.map((x) => `${seatName(x.seat)}: ${x.call}`), "stoss"));
     if (s.doppeln && s.doppeln.length) {
-      parts.push(h("h3", {}, "Doppeln"), list(s.doppeln.map((x) => `${seatName(x.seat)}: ${x.call || (x.double ? "Ich dopple" : "Weiter")}`)));
+      parts.push(h("h3", {}, "Doppeln"), list(s.doppeln.map((x) => `${seatName(x.seat)}: ${x.call || (x.double ? "Ich dopple" : "Weiter")}`), "doppeln"));
     }
-    for (const key of ["hochzeit", "auction", "schieberrunde"]) {
-      if (s[key]) parts.push(h("p", {}, `${key[0].toUpperCase()}${key.slice(1)}: ${JSON.stringify(s[key])}`));
-    }
+    parts.push(...schafkopfRules(game, view));
     if (s.card_points) parts.push(h("p", {}, `Card points: declarers ${s.card_points.declarers}, defenders ${s.card_points.defenders}`));
     if (s.last_deal) {
       const d = s.last_deal;
@@ -183,11 +231,11 @@ function infoSection(game, view) {
   } else if (game === "scharwenzel") {
     parts.push(h("p", {}, `Deal ${s.deal + 1} · dealer ${seatName(s.dealer)} · forehand ${seatName(s.forehand)}`));
     parts.push(h("h3", {}, "Bids"), list((s.bidding || []).map((b) =>
-      `${seatName(b.seat)}: ${b.passed ? "pass" : `${b.value}${b.besser ? " besser" : ""}`}`)));
+      `${seatName(b.seat)}: ${b.passed ? "pass" : `${b.value}${b.besser ? " besser" : ""}`}`), "bids"));
     if (s.trumps) {
       parts.push(h("p", { id: "trumps", class: "badge" }, `Trumps: ${suitName(game, s.trumps.suit)}`,
         s.trumps.after_all_passed ? " (all passed)" : s.trumps.named_by != null ? `, named by ${seatName(s.trumps.named_by)}` : ""));
-      parts.push(h("div", { class: "row" }, h("span", {}, "Trump order: "), s.trumps.order.map((c) => card(game, c, { small: true }))));
+      parts.push(h("div", { class: "row", id: "trump-order" }, h("span", {}, "Trump order: "), s.trumps.order.map((c) => card(game, c, { small: true }))));
     }
     if (s.tout) parts.push(h("p", { class: "badge" }, `Tout announced by ${seatName(s.tout.announced_by)} (side ${s.tout.side})`));
     if (s.tricks_taken) parts.push(h("p", {}, `Tricks: side 0 ${s.tricks_taken[0]}, side 1 ${s.tricks_taken[1]}`));

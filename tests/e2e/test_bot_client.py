@@ -1,5 +1,6 @@
 """examples/bot_client.py, the external bot, against a real `stich serve`: a whole game from the
-command line, a stream cut mid-game and resumed with Last-Event-ID, a retried command that lands once."""
+command line (Scharfe Schoten, and a Scharwenzel deal), a stream cut mid-game (a Schafkopf deal) and
+resumed with Last-Event-ID, a retried command that lands once."""
 from __future__ import annotations
 
 import importlib.util
@@ -62,6 +63,27 @@ def test_the_bot_plays_a_whole_game_from_the_command_line(server):
     assert sorted(played) == sorted(dealt) and len(played) == 12
     assert f"game over: totals {summary['scores']['totals']}" in run.stdout
 
+
+
+def test_the_bot_plays_a_whole_scharwenzel_deal_from_the_command_line(server):
+    game_id = new_game(server, "scharwenzel", 4, {"deals": 1})  # one deal: the shortest game the rules allow
+    run = subprocess.run([sys.executable, str(EXAMPLE), "--server", server["url"], "--game", game_id, "--seat", "0"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    assert f"took seat 0 of game {game_id}" in run.stdout and "game over: totals" in run.stdout
+    summary = call(server, "GET", f"/v1/games/{game_id}")
+    assert summary["status"] == "finished" and summary["seats"][0]["kind"] == "human"
+    assert f"game over: totals {summary['scores']['totals']}" in run.stdout
+    events = all_events(server, game_id)
+    mine = [e for e in events if e["actor"] == 0]
+    # The seat made all its moves: one bid or pass in the bidding, then its eight cards.
+    assert len([e for e in mine if e["type"] in ("BidMade", "Passed")]) == 1
+    played = [e["data"]["card"] for e in mine if e["type"] == "CardPlayed"]
+    dealt = next(e for e in events if e["type"] == "HandsDealt")["data"]["hands"][0]
+    assert sorted(played) == sorted(dealt) and len(played) == 8
+    assert [e["type"] for e in events if e["type"] in ("TrumpsNamed", "DealScored", "GameEnded")] == [
+        "TrumpsNamed", "DealScored", "GameEnded"]
+    assert events[-1]["type"] == bot_client.FINAL_EVENT
 
 def test_a_dropped_stream_is_resumed_with_last_event_id_and_misses_nothing(server):
     game_id = new_game(server, "schafkopf", 4, {"deals": 1})
