@@ -6,7 +6,8 @@ serving the API plus two baselines, RQ workers, and a load generator in
 separate processes; measures everything in one run; writes
 ``bench/results/<time>.json`` and prints a table.
 
-Phases: baseline A, baseline B, moves, bot latency, load cost, memory and RSS,
+Phases: baseline A, baseline B, moves (then, in this process, the fold per event and the
+CPU per request of A, B, a view and a command: ``bench/cpu.py``), bot latency, load cost, memory and RSS,
 and "streams at scale" (``bench/streams.py``): players moving at a fixed rate
 with and without thousands of SSE subscribers and long polls on their games
 (run A against run B), every subscriber checked to have received every event
@@ -36,7 +37,7 @@ from pathlib import Path
 from stich.redis_server import PrivateRedis, free_port
 from stich.web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
 
-from . import load, measure, simulator, streams, tournament
+from . import cpu, load, measure, simulator, streams, tournament
 from .processes import children, rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +70,7 @@ def start_server(redis_url: str, port: int, http_workers: int, connections: int,
         os.makedirs(env["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
     env.pop("QUEUE_URL", None)
     raise_open_files_limit(http_workers * connections + 1024)  # as `stich serve`: the children inherit it
-    gunicorn = subprocess.Popen(gunicorn_argv("bench.app:app", "127.0.0.1", port, http_workers, connections,
+    gunicorn = subprocess.Popen(gunicorn_argv("bench.app:build()", "127.0.0.1", port, http_workers, connections,
                                               log_level="error"), env=env, cwd=ROOT)
     workers = [subprocess.Popen([sys.executable, "-m", "stich.cli", "worker"], env=env, cwd=ROOT)
                for _ in range(bot_workers)]
@@ -247,6 +248,11 @@ def run_classic_phases(result, progress, port, args, duration, bot_samples, leng
                         "sse_moves_over_b": result["sse_moves"]["per_s"] / result["baseline_b"]["per_s"]}
     progress.say("replay per event, per game (the fold alone, in this process)")
     result["replay"] = measure.replay_per_event()
+    progress.say("CPU per request: A, B, view, command (the app called in this process, no sockets)")
+    result["cpu"] = cpu.run(redis_server.url, rounds=2 if args.short else cpu.ROUNDS,
+                            calls=100 if args.short else cpu.CALLS)
+    progress.say(f"CPU: moves / B {result['cpu']['ratios']['moves_over_b']:.2f} (polling), SSE at most "
+                 f"{result['cpu']['ratios']['sse_moves_over_b_at_most']:.2f}")
     progress.phase(f"bot turn latency over {bot_samples} answers")
     result["bot_latency"] = measure.bot_latency("127.0.0.1", port, bot_samples, progress.say)
     progress.phase("load cost against game length " + "/".join(map(str, lengths)))
@@ -280,6 +286,7 @@ def print_table(r: dict, path: Path) -> None:
             ("move requests / B", f"{r['ratios']['move_requests_over_b']:.2f}", "(a move = view + command)"),
             ("bot answer", f"p50 {r['bot_latency']['p50_ms']:.1f} ms", f"p99 {r['bot_latency']['p99_ms']:.1f} ms"),
         ]
+        rows += cpu.table_rows(r["cpu"])
         for length, cost in r["load_cost"].items():
             if isinstance(cost, dict):
                 rows.append((f"load at {cost['events']} events", f"{cost['load_ms_median']:.2f} ms",

@@ -33,21 +33,24 @@ class SmallBody(Schema):
     card = fields.String(required=True)
 
 
-app = create_app()
-_client = app.extensions["stich"].store.redis
-_schema = SmallBody()
+def build(redis_url: str | None = None):
+    """The API (``REDIS_URL`` unless given) with the two baselines; gunicorn loads ``bench.app:build()``,
+    and ``bench.cpu`` calls it in its own process."""
+    app = create_app(redis_url)
+    client = app.extensions["stich"].store.redis
+    schema = SmallBody()
 
+    @app.get("/bench/a")
+    def baseline_a():
+        return {"ok": True}
 
-@app.get("/bench/a")
-def baseline_a():
-    return {"ok": True}
+    @app.post("/bench/b")
+    def baseline_b():
+        body = schema.load(request.get_json())
+        entry = client.xadd("stich:bench:{b}", {"e": json.dumps(body)})
+        return {"id": entry.decode()}
 
-
-@app.post("/bench/b")
-def baseline_b():
-    body = _schema.load(request.get_json())
-    entry = _client.xadd("stich:bench:{b}", {"e": json.dumps(body)})
-    return {"id": entry.decode()}
+    return app
 
 
 def _log_slow_collections(path: str) -> None:
