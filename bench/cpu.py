@@ -9,6 +9,10 @@ rounds that alternate them, keeping each figure's quietest round. What the
 HTTP server adds per request (gunicorn's parser, gevent, the socket) is the
 same for all of them and is not in these figures.
 
+``view_core`` and ``command_core`` are the same two requests' own calls
+without the HTTP layer (no Flask, hooks, schemas, headers, metrics or request
+log): what a leaner request path could at best get down to (``moves_over_b_core``).
+
 The ratios are the throughput targets' ratios in the code's own terms:
 ``moves_over_b`` = B ÷ (view + command), the polling cycle's moves per B
 request if the server did nothing else (target ≥ 0.5: stich's two requests
@@ -66,12 +70,42 @@ class Players:
         self.tokens = [self.call("POST", f"/v1/games/{self.game_id}/seats/{s}")[1]["token"] for s in range(3)]
         self.to_act = self.call("GET", f"/v1/games/{self.game_id}")[1]["to_act"]
 
-    def move(self, minimal: bool) -> tuple[float, float]:
-        """One move: (CPU seconds of the view, of the command)."""
+    def _seat(self) -> tuple[int, str]:
         if not self.to_act:
             self._new_game()
         seat = self.rng.choice(self.to_act)
-        headers = {"Authorization": f"Bearer {self.tokens[seat]}"}
+        return seat, self.tokens[seat]
+
+    def core_move(self, app) -> tuple[float, float]:
+        """One move without the HTTP layer: the calls the two routes make to answer (load, the
+        token's seat, the view and its JSON; the command handler, the events and view for the
+        seat and their JSON), with no Flask, hooks, schemas, headers, metrics or request log.
+        (CPU seconds of the view's part, of the command's part.)"""
+        runtime, credentials = app.extensions["stich"], app.extensions["stich.credentials"]
+        handler = runtime.handler
+        table = handler.table
+        _, token = self._seat()
+        started = time.process_time()
+        loaded = handler.load(self.game_id)
+        seat, generation = credentials.seat(self.game_id, token)
+        view = {"id": self.game_id, **table.view(loaded.state, seat), "seq": loaded.seq}
+        json.dumps(view, separators=(",", ":"))
+        viewed = time.process_time()
+        command = self.rng.choice(view["legal"])
+        commanding = time.process_time()
+        after = handler.execute(self.game_id, seat, dict(command), generation=generation)
+        answer = {"id": self.game_id, "game": after.loaded.state.game.name, "duplicate": after.duplicate,
+                  "events": [e.for_viewer(seat, False) for e in after.events],
+                  "view": table.view(after.loaded.state, seat), "seq": after.loaded.seq}
+        json.dumps(answer, separators=(",", ":"))
+        commanded = time.process_time()
+        self.to_act = answer["view"]["to_act"] if answer["view"]["status"] == "active" else []
+        return viewed - started, commanded - commanding
+
+    def move(self, minimal: bool) -> tuple[float, float]:
+        """One move: (CPU seconds of the view, of the command)."""
+        _, token = self._seat()
+        headers = {"Authorization": f"Bearer {token}"}
         path = f"/v1/games/{self.game_id}"
         started = time.process_time()
         _, view = self.call("GET", path + "/view", headers=headers)
@@ -94,13 +128,15 @@ class Players:
 def run(redis_url: str, rounds: int = ROUNDS, calls: int = CALLS) -> dict:
     from .app import build
 
-    call = Caller(build(redis_url))
+    app = build(redis_url)
+    call = Caller(app)
     players = Players(call)
     for _ in range(50):  # warm the caches and the schemas
         call("GET", "/bench/a")
         call("POST", "/bench/b", {"type": "play", "card": "R9"})
         players.move(minimal=False)
-    samples: dict[str, list[float]] = {"a": [], "b": [], "view": [], "command": [], "command_minimal": []}
+    samples: dict[str, list[float]] = {"a": [], "b": [], "view": [], "command": [], "command_minimal": [],
+                                       "view_core": [], "command_core": []}
     for _ in range(rounds):
         started = time.process_time()
         for _ in range(calls):
@@ -114,10 +150,14 @@ def run(redis_url: str, rounds: int = ROUNDS, calls: int = CALLS) -> dict:
         samples["view"].append(sum(v for v, _ in moves) / calls)
         samples["command"].append(sum(c for _, c in moves) / calls)
         samples["command_minimal"].append(sum(c for _, c in (players.move(minimal=True) for _ in range(calls))) / calls)
+        moves = [players.core_move(app) for _ in range(calls)]
+        samples["view_core"].append(sum(v for v, _ in moves) / calls)
+        samples["command_core"].append(sum(c for _, c in moves) / calls)
     us = {name: round(min(values) * 1e6, 1) for name, values in samples.items()}
     return {"rounds": rounds, "calls_per_round": calls, "us_per_request": us,
             "ratios": {"b_over_a": round(us["b"] / us["a"], 2),
                        "moves_over_b": round(us["b"] / (us["view"] + us["command"]), 2),
+                       "moves_over_b_core": round(us["b"] / (us["view_core"] + us["command_core"]), 2),
                        "sse_moves_over_b_at_most": round(us["b"] / us["command_minimal"], 2)}}
 
 
@@ -125,5 +165,8 @@ def table_rows(cpu: dict) -> list[tuple[str, str, str]]:
     us, ratios = cpu["us_per_request"], cpu["ratios"]
     return [("CPU per request (in process)", f"A {us['a']:.0f} / B {us['b']:.0f} us",
              f"view {us['view']:.0f}, command {us['command']:.0f}, minimal command {us['command_minimal']:.0f} us"),
+            ("CPU without the HTTP layer", f"view {us['view_core']:.0f} us",
+             f"command {us['command_core']:.0f} us (no Flask, hooks, schemas, headers); moves / B "
+             f"{ratios['moves_over_b_core']:.2f}"),
             ("CPU: moves / B, polling", f"{ratios['moves_over_b']:.2f}",
              f"SSE at most {ratios['sse_moves_over_b_at_most']:.2f} (B / minimal command, before the pushes)")]

@@ -29,7 +29,8 @@ def test_short_benchmark_writes_every_figure(tmp_path):
     assert all(cost["us_per_event"] > 0 and cost["events"] > 500 for cost in figures["replay"].values())
     assert set(figures["load_cost"]) >= {"50", "500", "5000"}
     cpu = figures["cpu"]
-    assert all(cpu["us_per_request"][k] > 0 for k in ("a", "b", "view", "command", "command_minimal"))
+    assert all(cpu["us_per_request"][k] > 0
+               for k in ("a", "b", "view", "command", "command_minimal", "view_core", "command_core"))
     assert cpu["ratios"]["moves_over_b"] > 0 and "CPU: moves / B" in result.stdout
     assert figures["bot_latency"]["samples"] == 20
     assert set(figures["memory"]) == {"scharfe-schoten", "schafkopf", "scharwenzel"}
