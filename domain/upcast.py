@@ -3,7 +3,9 @@
 An event's ``v`` is the schema version of its ``type``'s ``data``. Events are
 never rewritten in the store, so when a type's data changes shape its ``v``
 goes up and an upcaster here turns the old shape into the new one; everything
-that reads events (the fold, the feeds, the verifier) sees today's shape.
+that reads events for the rules (the fold, the bots' history, the verifier's
+replay) sees today's shape. Feeds and exports serve each event as stored,
+with its stored ``v``: its hash covers those bytes.
 
 Today every event type stich has ever written is at version 1 (docs/events.md
 lists them), so ``UPCASTERS`` is empty: the first change of a type's data adds
