@@ -19,6 +19,9 @@ import hashlib
 import hmac
 from typing import Iterator, Sequence
 
+from . import errors
+from .event import Event
+
 
 def _byte_stream(key: bytes) -> Iterator[int]:
     counter = 0
@@ -54,3 +57,10 @@ def keyed_shuffle(items: Sequence[str], key: bytes) -> list[str]:
 def seed_commitment(seed: bytes) -> str:
     """What the first event publishes: hex SHA-256 of the secret seed."""
     return hashlib.sha256(seed).hexdigest()
+
+
+def seed_revealed(seed_hex: str, commitment: str) -> Event:
+    """The ``SeedRevealed`` event of a finished game or tournament, for the seed it committed to."""
+    if seed_commitment(bytes.fromhex(seed_hex)) != commitment:
+        raise errors.InvalidCommand("seed does not match the published commitment")
+    return Event("SeedRevealed", {"seed": seed_hex})

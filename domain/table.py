@@ -28,7 +28,7 @@ from .clock import Clock, SeatClock, charge, deadline_ms, iso, millis, seat_json
 from .event import Event, nobody, only_seat
 from .frozen import replace
 from .game import Game, Setup, rank_places
-from .shuffle import deal_key, keyed_shuffle, seed_commitment
+from .shuffle import deal_key, keyed_shuffle, seed_revealed
 
 TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed", "TurnTimedOut",
                 "SeatReclaimed"}
@@ -286,10 +286,7 @@ class Table:
     def _reveal_seed(self, state: TableState, command: Mapping[str, Any]) -> list[Event]:
         if state.status != "active" or not (state.game.is_finished(state.inner) or state.cut_short):
             raise errors.WrongPhase("the seed is revealed when the game has finished")
-        seed = command.get("seed", "")
-        if seed_commitment(bytes.fromhex(seed)) != state.seed_sha256:
-            raise errors.InvalidCommand("seed does not match the published commitment")
-        return [Event("SeedRevealed", {"seed": seed})]
+        return [seed_revealed(command.get("seed", ""), state.seed_sha256)]
 
     def evolve(self, state: TableState, event: Event) -> TableState:
         kind = event.type

@@ -27,7 +27,7 @@ from .. import errors
 from ..event import Event, nobody
 from ..frozen import replace
 from ..game import Game
-from ..shuffle import seed_commitment
+from ..shuffle import seed_revealed
 from . import config as tournament_config
 from .duplicate import base_deals, rotated
 from .seating import draw, meetings
@@ -171,10 +171,7 @@ class Tournaments:
     def _reveal_seed(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
         if state.standings is None or state.seed is not None:
             raise errors.WrongPhase("the seed is revealed when the tournament has finished")
-        seed = command.get("seed", "")
-        if seed_commitment(bytes.fromhex(seed)) != state.seed_sha256:
-            raise errors.InvalidCommand("seed does not match the published commitment")
-        return [Event("SeedRevealed", {"seed": seed})]
+        return [seed_revealed(command.get("seed", ""), state.seed_sha256)]
 
     # -- evolving ---------------------------------------------------------
     def evolve(self, state: TournamentState, event: Event) -> TournamentState:
