@@ -13,15 +13,13 @@ import os
 import time
 from array import array
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from stich.web_worker import raise_open_files_limit
 
 from .http_client import HOST
 from .processes import cpu_self
+from .stream_config import StreamConfig
 
-if TYPE_CHECKING:
-    from .streams import StreamConfig
 
 # The subscribers stand for remote clients, which would not compete with the server for its CPU;
 # here they share the two cores, so they run at a lower priority (the players and the prober,
