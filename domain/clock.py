@@ -99,11 +99,15 @@ def deadline_ms(clock: Clock, seat: SeatClock) -> int | None:
 
 
 def charge(clock: Clock, seat: SeatClock, now_ms: int) -> SeatClock:
-    """The seat decided at ``now_ms``: its clock stops; time past ``per_move_s`` comes off the bank."""
+    """The seat decided at ``now_ms``: its clock stops; time past ``per_move_s`` comes off the bank.
+
+    Only a move of the seat's own resets its time-outs. An abandoned seat's moves are its clock's
+    bot's, so its count stays as the last ``TurnTimedOut`` said (a reclaim starts it afresh)."""
+    timeouts = seat.timeouts if seat.abandoned else 0
     if seat.since_ms is None:
-        return SeatClock(seat.bank_ms, None, 0, seat.abandoned)
+        return SeatClock(seat.bank_ms, None, timeouts, seat.abandoned)
     over = max(0, now_ms - seat.since_ms - clock.per_move_s * 1000)
-    return SeatClock(max(0, seat.bank_ms - over), None, 0, seat.abandoned)
+    return SeatClock(max(0, seat.bank_ms - over), None, timeouts, seat.abandoned)
 
 
 def time_out(clock: Clock, seat: SeatClock) -> SeatClock:

@@ -194,6 +194,21 @@ def test_a_move_of_its_own_resets_the_time_outs():
     assert game.state.clocks[seat].timeouts == 0 and not game.state.clocks[seat].abandoned
 
 
+def test_an_abandoned_seat_keeps_the_time_outs_its_last_time_out_counted():
+    # Given a clock that abandons a seat after one time-out, and the seat's time runs out
+    game = Timed(clock={**CLOCK, "abandon_after": 1})
+    seat = game.to_act()
+    events = game.time_out(seat, T0 + 30_000)
+    assert events[0].data["timeouts"] == 1 and events[0].data["abandoned"] is True
+    # When the clock's bot plays the seat's next turns (moves made for the seat, not by it)
+    for _ in range(3):
+        while game.to_act() != seat:
+            game.move(T0 + 31_000)
+        game.move(T0 + 31_000)
+    # Then its clock still counts the one time-out that TurnTimedOut recorded
+    assert game.clock(seat)["timeouts"] == 1 and game.clock(seat)["abandoned"] is True
+
+
 def test_bot_seats_have_no_clock():
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}, {"kind": "bot"}]
     game = Timed(seats=seats)
