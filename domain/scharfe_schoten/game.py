@@ -16,13 +16,13 @@ from ..game import DealRequest, Game, Setup, rank_places
 from ..trick import Trick, remove_card
 from .cards import (COLOURS, colour_counts, colour_of, colour_ranking, is_spice, numbers_dict,
                     numbers_tuple, playable_cards, sort_cards, super_trumps, trick_winner)
-from .deals import make_deal, requested_decks
+from .deal import make_deal, requested_decks
 from .presets import preset_deal, validate_presets
 from .ruleset import validate_rules
 from .scoring import score_prediction
 from .state import Prediction, State
 from .transcript import transcript as render_transcript
-from .views import game_view
+from .view import game_view
 
 
 def _is_seat(actor: Any, players: int) -> bool:

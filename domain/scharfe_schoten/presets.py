@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ..preset import check_cards, check_hands
 from .cards import COLOURS, SPICE_DECK, numbers_tuple
-from .deals import cupboard_size, hand_size
+from .deal import cupboard_size, hand_size
 from .state import PresetDeal
 
 FIELDS = ("hands", "cupboard", "numbers", "starter")

@@ -10,12 +10,14 @@ from ..event import Event, per_seat
 from ..game import DealRequest, Game, Setup, rank_places
 from ..trick import Trick, best_play, cards_following, remove_card
 from .bidding import Bid, check_bid, bid_options, trump_options
-from .cards import SUITS, Ranking, deal_packets, deck
-from .rules import validate_presets, validate_rules
+from .cards import SUITS, Ranking, deck
+from .deal import deal_packets
+from .presets import validate_presets
+from .ruleset import validate_rules
 from .scoring import score_deal, side_of, threads_won
 from .state import Preset, Sheet, State
 from .transcript import transcript
-from .views import render_view
+from .view import render_view
 
 # Fields each command may carry besides "type".
 FIELDS = {

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..schafkopf.cards import DECKS as SCHAFKOPF_DECKS
 from ..scharfe_schoten.cards import COLOURS, NUMBER_DECK, SPICE_DECK
-from ..scharfe_schoten.deals import hand_size as schoten_hand_size
+from ..scharfe_schoten.deal import hand_size as schoten_hand_size
 from ..scharwenzel.cards import deck as scharwenzel_deck
 from ..shuffle import keyed_shuffle
 from .seating import tournament_key

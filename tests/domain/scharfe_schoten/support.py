@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.scharfe_schoten.cards import COLOURS, SPICE_DECK, colour_of
-from domain.scharfe_schoten.deals import hand_size
+from domain.scharfe_schoten.deal import hand_size
 from domain.scharfe_schoten.game import ScharfeSchoten
 from domain.scharfe_schoten.state import Prediction
 from domain.trick import Trick

@@ -1,7 +1,7 @@
 import pytest
 
-from domain.scharwenzel.cards import (Ranking, deal_packets, deck, hand_size, plain_order, suit_counts,
-                                      trump_order)
+from domain.scharwenzel.cards import Ranking, deck, hand_size, plain_order, suit_counts, trump_order
+from domain.scharwenzel.deal import deal_packets
 
 TOP = lambda t: ["QC", "7" + t, "QS", "JC", "JS", "JH", "JD"]  # noqa: E731
 
