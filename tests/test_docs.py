@@ -224,6 +224,44 @@ def test_relative_links_resolve_inside_the_repository(path):
     assert not broken, "\n".join(broken)
 
 
+# -- the front page and the index -----------------------------------------------
+
+def linked_files(path: Path, root: Path = REPO) -> set[Path]:
+    """The files of ``root`` that ``path``'s relative links point at (fragments dropped)."""
+    out = set()
+    for _, target in link_targets(path):
+        file_part = unquote(target.partition("#")[0].split("?", 1)[0])
+        if file_part and not SCHEME.match(file_part):
+            out.add((path.parent / file_part).resolve())
+    return out
+
+
+def unindexed_pages(root: Path = REPO) -> list[str]:
+    """Every Markdown page under ``root/docs`` that its index, docs/README.md, does not link."""
+    index = root / "docs" / "README.md"
+    if not index.is_file():
+        return ["docs/README.md (the index itself)"]
+    linked = linked_files(index, root)
+    return [page.relative_to(root).as_posix() for page in sorted((root / "docs").rglob("*.md"))
+            if page != index and page.resolve() not in linked]
+
+
+def test_the_docs_index_lists_every_page():
+    assert (REPO / "docs" / "README.md").resolve() in linked_files(REPO / "README.md")
+    missing = unindexed_pages()
+    assert not missing, "docs/README.md does not link: " + ", ".join(missing)
+
+
+def test_the_readme_is_a_front_page():
+    """A few screens that link the reference, with the sections the rest of the house relies on."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 400, f"README.md has {len(text.splitlines())} lines"
+    headings = [match.group(2) for _, line in prose_lines(text) if (match := HEADING.match(line))]
+    for heading in ("Quick start", "The API in one page", "Reliability", "Performance"):
+        assert heading in headings, heading
+    assert "<!-- walkthrough -->" in text
+
+
 # -- every cited ruling is stated ---------------------------------------------
 
 @pytest.mark.parametrize("path", game_documents(), ids=rel)
@@ -287,6 +325,10 @@ def test_the_checks_catch_what_they_should(tmp_path):
     readme = root / "README.md"
     readme.write_text("[ok](docs/game.md#rulings) [top](#readme) [gone](docs/none.md)\n"
                       "[out](../elsewhere.md) [anchor](docs/game.md#events) [file](file:///etc/x)\n\n# Readme\n")
+    assert unindexed_pages(root) == ["docs/README.md (the index itself)"]
+    (root / "docs" / "README.md").write_text("[the game](game.md#rulings)\n")
+    (root / "docs" / "other.md").write_text("# Other\n")
+    assert unindexed_pages(root) == ["docs/other.md"]
     assert broken_links(readme, root) == [
         "README.md line 1: (docs/none.md): no such file in the repository",
         "README.md line 2: (../elsewhere.md): leaves the repository",
