@@ -29,6 +29,7 @@ from .event import Event, nobody, only_seat
 from .frozen import replace
 from .game import Game, Setup, rank_places
 from .shuffle import deal_key, keyed_shuffle, seed_revealed
+from .upcast import latest
 
 TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed", "TurnTimedOut",
                 "SeatReclaimed"}
@@ -158,7 +159,7 @@ class Table:
             data["clock"] = deadlines.to_json()
             public.append("clock")
         # The preset deals hold every hand: only their existence is public.
-        created = Event("GameCreated", data, nobody(*public))
+        created = Event("GameCreated", data, nobody(*public), latest("GameCreated"))
         events = [created]
         state = self.evolve(TableState(), created)
         for number, seat in enumerate(seat_list):

@@ -7,10 +7,15 @@ that reads events for the rules (the fold, the bots' history, the verifier's
 replay) sees today's shape. Feeds and exports serve each event as stored,
 with its stored ``v``: its hash covers those bytes.
 
-Today every event type stich has ever written is at version 1 (docs/events.md
-lists them), so ``UPCASTERS`` is empty: the first change of a type's data adds
-its ``(type, old v)`` entry here, and the test of the stored fixtures
-(tests/fixtures/exports) keeps proving that games written today still replay.
+Every event type is at version 1 (docs/events.md lists them) but
+``GameCreated``, which is at version 2: Schafkopf's ``ramsch_jungfrau:
+"double_all"`` used to double a Ramsch loss once however many Jungfrauen
+there were, and now doubles it once per Jungfrau (as openschafkopf settles
+it). A game records its rules in GameCreated so that it replays as it was
+played; a v1 GameCreated's ``double_all`` therefore reads as
+``double_all_once``, the name the single doubling has today. The test of the
+stored fixtures (tests/fixtures/exports) keeps proving that games written
+before and after a change still replay.
 The envelope changed once: events stored before the hash chain carry no
 ``hash``, which readers take as null.
 """
@@ -19,9 +24,23 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 LATEST = 1  # the version every type is at today; a type that moves on gets its own entry in LATEST_BY_TYPE
-LATEST_BY_TYPE: dict[str, int] = {}
+
+
+def jungfrau_doubled_once(data: Mapping[str, Any]) -> dict:
+    """GameCreated v1 -> v2: a Schafkopf game's ``double_all`` of v1 is today's ``double_all_once``
+    (the meaning it was played under); every other game's data is the same in both versions."""
+    rules = data.get("rules")
+    if data.get("game") != "schafkopf" or not isinstance(rules, Mapping) \
+            or rules.get("ramsch_jungfrau") != "double_all":
+        return dict(data)
+    return {**data, "rules": {**rules, "ramsch_jungfrau": "double_all_once"}}
+
+
+LATEST_BY_TYPE: dict[str, int] = {"GameCreated": 2}
 # (type, v) -> a function from data of version v to data of version v + 1
-UPCASTERS: dict[tuple[str, int], Callable[[Mapping[str, Any]], dict]] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[Mapping[str, Any]], dict]] = {
+    ("GameCreated", 1): jungfrau_doubled_once,
+}
 
 
 class UnknownVersion(ValueError):

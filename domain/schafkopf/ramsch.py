@@ -10,8 +10,12 @@ a player who took every trick (``all_tricks``, SK-11) — or every card point
 Jungfrau (``ramsch_jungfrau``, a house rule: the rulebook has none): a
 player without a trick is paid double by the loser (``double_individually``),
 or paid double once for every Jungfrau at the table, x4 with two
-(``double_individually_multiple``), or any Jungfrau doubles every payment
-once (``double_all``). Not in a Durchmarsch; but where taking every card point
+(``double_individually_multiple``), or each Jungfrau doubles every payment,
+x4 with two (``double_all``: "Jungfrau doubles" read per Jungfrau, as
+openschafkopf settles it), or any number of Jungfrauen double every payment
+once (``double_all_once``: what ``double_all`` meant in games created before
+GameCreated v2, which ``domain.upcast`` renames so they replay as they were
+played). Not in a Durchmarsch; but where taking every card point
 without every trick is no Durchmarsch (``all_tricks``, ``off``), the one
 with 120 loses and the players without a trick are Jungfrauen. The Stock is
 untouched.
@@ -80,6 +84,8 @@ def ramsch_settlement(deal: int, config: Config, multiplier: int, points, taken,
 def jungfrau_factor(option: str, seat: int, jungfrauen: tuple[int, ...]) -> int:
     """What the loser's payment to ``seat`` is multiplied by under ``ramsch_jungfrau``."""
     if option == "double_all":
+        return 2 ** len(jungfrauen)  # each Jungfrau doubles the whole loss again
+    if option == "double_all_once":
         return 2 if jungfrauen else 1
     if seat not in jungfrauen:
         return 1

@@ -36,7 +36,7 @@ CHOICES: dict[str, tuple[Any, tuple]] = {
     "stock_lone_games": (False, (True, False)),
     "ramsch_durchmarsch": ("all_tricks", ("all_tricks", "all_points", "off")),
     "ramsch_jungfrau": ("off", ("off", "double_individually", "double_individually_multiple",
-                                 "double_all")),
+                                 "double_all", "double_all_once")),
     "bettel_stichzwang": (False, (True, False)),
     "renonce": (False, (True, False)),
     "hochzeit": (False, (True, False)),

@@ -35,8 +35,9 @@ def test_a_stored_export_still_verifies_and_replays_to_its_scores(name):
     report = audit.verify(TABLE, records)
     assert report.ok, report.lines()
     assert report.scores == records[0]["scores"] and report.head == records[0]["head"]
-    # And the plain fold, as the server loads a game, gives the same final scores.
-    events = [Event(r["type"], r["data"], Visibility.from_json(r["visibility"]), r["v"]) for r in records[1:]]
+    # And the plain fold, as the server loads a game (upcasting what it reads), gives the same final scores.
+    events = [Event(r["type"], data, Visibility.from_json(r["visibility"]), v)
+              for r in records[1:] for v, data in [upcast(r["type"], r["v"], r["data"])]]
     state = TABLE.fold(TableState(), events)
     assert TABLE.is_finished(state) and TABLE.summary(state)["scores"] == records[0]["scores"]
 

@@ -86,10 +86,13 @@ def rules_for(case: dict) -> dict:
     return dict(rules, allowed_games=[game_name(case)], tariffs=tariffs)
 
 
-def replay(case: dict) -> dict:
-    """Play the case through a table; return the DealSettled data."""
+def replay(case: dict, jungfrau: str | None = None) -> dict:
+    """Play the case through a table (``jungfrau``: our Ramsch Jungfrau option instead of the
+    case's); return the DealSettled data."""
     game = Schafkopf()
     rules = rules_for(case)
+    if jungfrau is not None:
+        rules["ramsch_jungfrau"] = jungfrau
     preset = [{"hands": case["hands"], "dealer": 3}]
     if rules.get("all_pass") == "stock":
         preset = preset * 2
@@ -154,6 +157,41 @@ def test_ramsch_tie_is_broken_by_tricks_as_the_seed_says():
     assert settled["seat_points"] == [33, 33, 27, 27]
     assert settled["declarers"] == [1] and settled["tricks"] == {"declarers": 4, "defenders": 4}
     assert settled["payments"] == [10, -30, 10, 10]
+
+
+# openschafkopf's "0 has 120, but no durchmarsch" (tests.rs, test_rulesramsch; its
+# double_individually_once form is test_rulesramsch#6 in the reference file): price 10,
+# 40 in the Stock, seat 0 takes all 120 in seven tricks, seat 1 the pointless last
+# trick, seats 2 and 3 are Jungfrauen. Held here so that it runs without the file.
+TWO_JUNGFRAUEN_CASE = {
+    "id": "0 has 120, but no durchmarsch", "game": "ramsch", "declarer": None, "suit": None,
+    "payout_kind": "ramsch", "stoss_max": None, "deck": "long", "doublings": [], "stoss": [], "stock": 40,
+    "tariff": {"price": 10, "durchmarsch": "all", "durchmarsch_points": None, "jungfrau": "double_all"},
+    "hands": [["EO", "EU", "HA", "EA", "GA", "SA", "E8", "H7"], ["GO", "GU", "H10", "E10", "G10", "S10", "E7", "H8"],
+              ["HO", "HU", "HK", "EK", "GK", "SK", "G8", "S8"], ["SO", "SU", "H9", "E9", "G9", "S9", "G7", "S7"]],
+    "tricks": [{"leader": 0, "cards": cards} for cards in (
+        ["EO", "GO", "HO", "SO"], ["EU", "GU", "HU", "SU"], ["HA", "H10", "HK", "H9"], ["EA", "E10", "EK", "E9"],
+        ["GA", "G10", "GK", "G9"], ["SA", "S10", "SK", "S9"], ["E8", "E7", "G8", "G7"], ["H7", "H8", "S8", "S7"])],
+}
+
+
+@pytest.mark.parametrize("jungfrau,payouts", [
+    ("double_all", [-120, 40, 40, 40]),  # openschafkopf's DoubleAll: doubled once per Jungfrau, x4
+    ("double_individually_once", [-50, 10, 20, 20]),  # test_rulesramsch#6
+    ("double_individually_multiple", [-90, 10, 40, 40]),
+    (None, [-30, 10, 10, 10]),  # test_rulesramsch#4
+])
+def test_two_jungfrauen_settle_as_openschafkopf(jungfrau, payouts):
+    case = dict(TWO_JUNGFRAUEN_CASE, tariff=dict(TWO_JUNGFRAUEN_CASE["tariff"], jungfrau=jungfrau))
+    settled = replay(case)
+    assert settled["jungfrauen"] == [2, 3] and settled["durchmarsch"] is False
+    assert settled["payments"] == payouts and settled["stock"] == 0
+
+
+def test_two_jungfrauen_double_all_once_doubles_the_loss_once():
+    """Our house rule, no openschafkopf variant: the single doubling ``double_all`` had before."""
+    settled = replay(TWO_JUNGFRAUEN_CASE, jungfrau="double_all_once")
+    assert settled["payments"] == [-60, 20, 20, 20] and settled["stock"] == 0
 
 
 def test_reference_file_present_or_skipped():

@@ -168,6 +168,13 @@ def _jungfrauen_paid_per_jungfrau(settled) -> bool:
                for seat in settled.jungfrauen)
 
 
+def _everyone_paid(settled, factor: int) -> bool:
+    """A Ramsch loss (no Durchmarsch): the loser pays every other seat the price times ``factor``."""
+    loser = settled.declarers[0]
+    return settled.durchmarsch or all(settled.payments[seat] == settled.value * factor
+                                      for seat in range(4) if seat != loser)
+
+
 # option rules, play rate, and what the sessions must have shown
 OPTION_PLAYOUTS = {
     "stoss": ({"stoss": 4}, 0.45,
@@ -190,7 +197,13 @@ OPTION_PLAYOUTS = {
     "ramsch": ({"all_pass": "ramsch"}, 0.2, lambda s, ev: sum(x.game == "ramsch" for x in s) > 10),
     "ramsch_jungfrau_all": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_all",
                              "ramsch_durchmarsch": "all_points"}, 0.2,
-                            lambda s, ev: sum(x.game == "ramsch" for x in s) > 10),
+                            lambda s, ev: sum(x.game == "ramsch" for x in s) > 10
+                            and any(len(x.jungfrauen) >= 2 for x in s)
+                            and all(_everyone_paid(x, 2 ** len(x.jungfrauen)) for x in s if x.game == "ramsch")),
+    "ramsch_jungfrau_all_once": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_all_once"}, 0.2,
+                                 lambda s, ev: any(len(x.jungfrauen) >= 2 for x in s)
+                                 and all(_everyone_paid(x, 2 if x.jungfrauen else 1)
+                                         for x in s if x.game == "ramsch")),
     "ramsch_jungfrau_each": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_individually"}, 0.2,
                              lambda s, ev: any(x.jungfrauen for x in s)),
     "ramsch_jungfrau_multiple": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_individually_multiple"}, 0.2,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from domain.schafkopf.game import Schafkopf
-from domain.schafkopf.ramsch import settle_ramsch
+from domain.schafkopf.ramsch import ramsch_settlement, settle_ramsch
 from domain.schafkopf.ruleset import config_from_rules, validate_rules
 from domain.trick import Trick
 
@@ -112,8 +112,20 @@ def test_jungfrau_is_paid_double_individually_or_doubles_all():
     assert plain.declarers == (3,) and plain.payments == (20, 20, 20, -60) and plain.jungfrauen == (2,)
     each = settle_ramsch(0, tricks, 3, config(ramsch_jungfrau="double_individually"))
     assert each.payments == (20, 20, 40, -80)
-    every = settle_ramsch(0, tricks, 3, config(ramsch_jungfrau="double_all"))
-    assert every.payments == (40, 40, 40, -120)
+    for option in ("double_all", "double_all_once"):  # one Jungfrau doubles once under both
+        assert settle_ramsch(0, tricks, 3, config(ramsch_jungfrau=option)).payments == (40, 40, 40, -120)
+
+
+def test_double_all_doubles_every_payment_once_per_jungfrau_and_double_all_once_once():
+    """The settlement the decider and the simulator share, from points and tricks alone."""
+    points, taken = [0, 0, 120, 0], [0, 0, 7, 1]  # seats 0 and 1 are Jungfrauen
+
+    def settle(option):
+        return ramsch_settlement(0, config(ramsch_jungfrau=option), 1, points, taken, 8, lambda: 2)
+    assert settle("double_all").jungfrauen == (0, 1)
+    assert settle("double_all").payments == (80, 80, -240, 80)
+    assert settle("double_all_once").payments == (40, 40, -120, 40)
+    assert settle("off").payments == (20, 20, -60, 20)
 
 
 def test_ramsch_price_follows_the_multiplier_and_leaves_the_stock():

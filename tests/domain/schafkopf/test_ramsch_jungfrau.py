@@ -74,13 +74,22 @@ def last_card(hands, tricks, durchmarsch: str, jungfrau: str):
 
 
 @pytest.mark.parametrize("durchmarsch", ["all_tricks", "off"])
-def test_120_points_without_every_trick_is_no_durchmarsch_and_double_all_doubles_the_loss(durchmarsch):
+def test_120_points_without_every_trick_is_no_durchmarsch_and_double_all_doubles_per_jungfrau(durchmarsch):
+    """"Jungfrau doubles", read per Jungfrau (openschafkopf's ``DoubleAll``): two Jungfrauen, x4."""
     trick, settled = last_card(TWO_JUNGFRAUEN, TWO_JUNGFRAUEN_TRICKS, durchmarsch, "double_all")
     assert trick["seat"] == 1 and trick["points"] == 0
     assert settled["seat_points"] == [120, 0, 0, 0] and settled["durchmarsch"] is False
     assert settled["declarers"] == [0] and settled["won"] is False
     assert settled["jungfrauen"] == [2, 3]
-    assert settled["payments"] == [-120, 40, 40, 40]  # 3 x 20, doubled
+    assert settled["payments"] == [-240, 80, 80, 80]  # 3 x 20, doubled twice
+
+
+@pytest.mark.parametrize("durchmarsch", ["all_tricks", "off"])
+def test_double_all_once_doubles_the_loss_once_with_two_jungfrauen(durchmarsch):
+    """The house rule ``double_all_once`` (what ``double_all`` meant before GameCreated v2)."""
+    _, settled = last_card(TWO_JUNGFRAUEN, TWO_JUNGFRAUEN_TRICKS, durchmarsch, "double_all_once")
+    assert settled["durchmarsch"] is False and settled["jungfrauen"] == [2, 3]
+    assert settled["payments"] == [-120, 40, 40, 40]  # 3 x 20, doubled once
 
 
 @pytest.mark.parametrize("durchmarsch", ["all_tricks", "off"])
@@ -90,7 +99,7 @@ def test_120_points_without_every_trick_without_jungfrau_rule_is_a_plain_loss(du
 
 
 @pytest.mark.parametrize("jungfrau", ["off", "double_individually", "double_individually_multiple",
-                                      "double_all"])
+                                      "double_all", "double_all_once"])
 def test_120_points_is_a_durchmarsch_with_all_points_and_no_jungfrau_counts(jungfrau):
     _, settled = last_card(TWO_JUNGFRAUEN, TWO_JUNGFRAUEN_TRICKS, "all_points", jungfrau)
     assert settled["durchmarsch"] is True and settled["won"] is True and settled["declarers"] == [0]
@@ -114,8 +123,9 @@ def test_double_individually_multiple_one_jungfrau_is_paid_double_like_double_in
         assert trick["seat"] == 2 and trick["points"] == 0
         assert settled["seat_points"] == [120, 0, 0, 0] and settled["jungfrauen"] == [3]
         assert settled["payments"] == [-80, 20, 20, 40], jungfrau
-    _, settled = last_card(ONE_JUNGFRAU, ONE_JUNGFRAU_TRICKS, "all_tricks", "double_all")
-    assert settled["payments"] == [-120, 40, 40, 40]
+    for jungfrau in ("double_all", "double_all_once"):  # one Jungfrau: once per Jungfrau is once
+        _, settled = last_card(ONE_JUNGFRAU, ONE_JUNGFRAU_TRICKS, "all_tricks", jungfrau)
+        assert settled["payments"] == [-120, 40, 40, 40], jungfrau
 
 
 def test_double_individually_multiple_three_jungfrauen_without_durchmarsch_are_each_paid_eight_times():
@@ -124,6 +134,13 @@ def test_double_individually_multiple_three_jungfrauen_without_durchmarsch_are_e
     assert settled["jungfrauen"] == [1, 2, 3]
     assert settled["payments"] == [-480, 160, 160, 160]
     _, once = last_card(THREE_JUNGFRAUEN, THREE_JUNGFRAUEN_TRICKS, "off", "double_individually")
+    assert once["payments"] == [-120, 40, 40, 40]
+
+
+def test_double_all_three_jungfrauen_without_durchmarsch_double_every_payment_three_times():
+    _, settled = last_card(THREE_JUNGFRAUEN, THREE_JUNGFRAUEN_TRICKS, "off", "double_all")
+    assert settled["jungfrauen"] == [1, 2, 3] and settled["payments"] == [-480, 160, 160, 160]
+    _, once = last_card(THREE_JUNGFRAUEN, THREE_JUNGFRAUEN_TRICKS, "off", "double_all_once")
     assert once["payments"] == [-120, 40, 40, 40]
 
 

@@ -50,6 +50,8 @@ OPTION_SETS = {
                                                  "deals": 40}, 0.15, 0.0),
     "ramsch_jungfrau_each": ({"all_pass": "ramsch", "ramsch_jungfrau": "double_individually", "deals": 40},
                              0.15, 0.0),
+    "ramsch_no_durchmarsch_jungfrau_all_once": ({"all_pass": "ramsch", "ramsch_durchmarsch": "off",
+                                                 "ramsch_jungfrau": "double_all_once", "deals": 40}, 0.15, 0.0),
     "bettel_stichzwang": ({"bettel_stichzwang": True, "allowed_games": ["bettel", "rufspiel"], "deals": 40},
                           0.5, 0.0),
     "hochzeit": ({"hochzeit": True, "allowed_games": ["rufspiel", "solo"], "deals": 40}, 0.7, 0.0),
