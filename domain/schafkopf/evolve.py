@@ -5,7 +5,7 @@ from ..frozen import replace
 
 from ..event import Event
 from ..trick import Trick, remove_card
-from . import settlement
+from . import scoring
 from .cards import PLAYERS
 from .play import leads_called_suit
 from .state import (ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, NAMING, PLAY, PUSH, SCHIEBER, WIN,
@@ -74,7 +74,7 @@ def _schieber_paid(state: State, data: dict) -> State:
     payments = tuple(data["payments"])
     return replace(state, phase=DEALING, deals_counted=state.deals_counted + 1,
                    totals=tuple(t + p for t, p in zip(state.totals, payments)),
-                   settlements=state.settlements + (settlement.thrown_in(data["deal"], payments),))
+                   settlements=state.settlements + (scoring.thrown_in(data["deal"], payments),))
 
 
 def _held(state: State, data: dict) -> State:
@@ -127,7 +127,7 @@ def _announced(state: State, data: dict) -> State:
 def _thrown_in(state: State, data: dict) -> State:
     counted = state.deals_counted + (1 if state.config.thrown_in_counts else 0)
     payments = tuple(data.get("payments") or (0,) * PLAYERS)
-    result = settlement.thrown_in(data["deal"], payments, data.get("stock", 0))
+    result = scoring.thrown_in(data["deal"], payments, data.get("stock", 0))
     return replace(state, phase=DEALING, deals_counted=counted,
                    totals=tuple(t + p for t, p in zip(state.totals, payments)),
                    stock=state.stock + result.stock,
@@ -213,7 +213,7 @@ def _trick(state: State, data: dict) -> State:
 
 
 def _settled(state: State, data: dict) -> State:
-    result = settlement.from_json(data)
+    result = scoring.from_json(data)
     totals = tuple(t + p for t, p in zip(state.totals, result.payments))
     return replace(state, phase=DEALING, totals=totals, deals_counted=state.deals_counted + 1,
                    stock=state.stock + result.stock, bock=0,

@@ -22,9 +22,10 @@ from .deal import SEAT_DECK, decide_deal, hands_from_deck  # noqa: F401  (re-exp
 from .evolve import evolve as fold_event
 from .game_types import order
 from .play import legal_cards, trick_winner
+from .presets import validate_presets
 from .ramsch import settle_ramsch
-from .ruleset import config_from_rules, validate_presets, validate_rules
-from .settlement import settle, to_json as settlement_json
+from .ruleset import config_from_rules, validate_rules
+from .scoring import settle, to_json as settlement_json
 from .state import ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, NAMING, PLAY, PUSH, SCHIEBER, State
 from .transcript import transcript as render_transcript
 from .view import view as build_view

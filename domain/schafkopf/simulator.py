@@ -50,7 +50,7 @@ from .cards import DECK, INDEX, PLAYERS, SUITS, points
 from .doppeln import speakers as doppeln_speakers
 from .game_types import TARIFF_OF, TOUTS, goal, order
 from .ramsch import TOTAL, ramsch_settlement
-from .settlement import DECLARER_SCHNEIDER, DEFENDER_SCHNEIDER, laufende, stock_change
+from .scoring import DECLARER_SCHNEIDER, DEFENDER_SCHNEIDER, laufende, stock_change
 from .state import ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, NAMING, PLAY, PUSH, SCHIEBER, WIN, Settlement
 from .talk_simulator import (BID, BID_PASS, DOUBLE, GAMES, GIVE, I_PLAY, NAME, NO_DOUBLE, OFFER, PASS, PASS_ON,
                              SCHIEBER_NO, SCHIEBER_PLAY, WITHDRAW, Talk, name_action)

@@ -14,7 +14,7 @@ from .auction import MAX_TARGET, STEP
 from .cards import DECK, INDEX, PLAYERS, SUITS
 from . import game_types
 from .game_types import BAND, CALLABLE_SUITS, PRECEDENCE, SIE_HAND, beats, order, outranks
-from .settlement import thrown_in
+from .scoring import thrown_in
 from .state import ANNOUNCE, AUCTION, DOPPELN, EXCHANGE, NAMING, PUSH, SCHIEBER, WIN, Contract
 
 

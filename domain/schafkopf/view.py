@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .cards import PLAYERS, sort_hand
 from .schieberrunde import pushes_view
-from .settlement import to_json as settlement_json
+from .scoring import to_json as settlement_json
 from .stoss import CALLS
 from .state import DEALING, FINISHED, State
 

@@ -13,7 +13,7 @@ import pytest
 from domain import errors
 from domain.schafkopf.cards import DECK
 from domain.schafkopf.ruleset import config_from_rules
-from domain.schafkopf.settlement import settle
+from domain.schafkopf.scoring import settle
 from domain.schafkopf.state import Contract
 from domain.trick import Trick
 from tests.domain.harness import event_types, given, when
