@@ -81,7 +81,8 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     app.register_blueprint(exports)
     install_tournaments(app, redis_url, max_watched)
     app.before_request(refuse_unknown_query)
-    app.before_request(Embargo().check)  # a duplicate round's tables: only their seats read them while it runs
+    embargo = app.extensions["stich.embargo"] = Embargo()
+    app.before_request(embargo.check)  # a duplicate round's tables: only their seats read them while it runs
     request_log.install(app)
 
     @app.after_request

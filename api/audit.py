@@ -10,14 +10,18 @@ read-only game.
 from __future__ import annotations
 
 import json
+import threading
 import time
+from contextlib import contextmanager
 
 from flask import Blueprint, Response, request
 
 from domain import audit
 from domain.transcript import render as render_transcript
 
+from .embargo import embargo
 from .http import game_response, limit_writes, quotas, runtime, viewer_seat
+from .import_index import PENDING, ImportIndex
 from .meta import version
 from .problems import Problem
 from .quotas import API_KEY_HEADER
@@ -25,8 +29,15 @@ from .quotas import API_KEY_HEADER
 exports = Blueprint("audit", __name__, url_prefix="/v1")
 
 PAGE = 1000  # events read from the store per round trip while an export streams
-UPLOAD_MAX_BYTES = 8 * 1024 * 1024  # an export to verify or import: ~25,000 events
-YIELD_EVERY = 200  # events verified between yields, so one upload does not hold the worker's other requests
+UPLOAD_MAX_BYTES = 8 * 1024 * 1024  # an export to verify or import: the longest Schafkopf game is 5.4 MB
+# CPU time an upload's parse or verification runs before it yields to the process's other requests:
+# two uploads at once then delay a health check by about two slices.
+SLICE_S = 0.002
+YIELD_S = 0.0001  # not 0: gevent's sleep(0) can hand the loop from one busy greenlet to the next unpolled
+# One upload's CPU work at a time per process: two would double every other request's wait at each
+# step. The next waits its turn (a verification takes seconds at most), then is a 503.
+TURN = threading.BoundedSemaphore(1)
+TURN_WAIT_S = 30
 
 
 def header(loaded, complete: bool) -> dict:
@@ -81,17 +92,53 @@ def transcript(game_id: str):
     return response
 
 
-def uploaded_records() -> list[dict]:
-    """The uploaded export's lines as JSON objects; 413 past ``UPLOAD_MAX_BYTES``."""
+class Pacer:
+    """An ``audit.Pause`` that yields once a slice of CPU time has gone by since the last yield.
+    Under gevent ``time.sleep(0)`` switches to the other greenlets (a verification is CPU work
+    the event loop cannot interrupt); elsewhere it is harmless."""
+
+    def __init__(self, slice_s: float = SLICE_S):
+        self.slice_s = slice_s
+        self.since = time.perf_counter()
+        self.yields = 0
+
+    def __call__(self) -> None:
+        if time.perf_counter() - self.since >= self.slice_s:
+            time.sleep(YIELD_S)
+            self.yields += 1
+            self.since = time.perf_counter()
+
+
+@contextmanager
+def upload_turn():
+    """This process's one turn at an upload's CPU work, waited for at most ``TURN_WAIT_S``."""
+    if not TURN.acquire(timeout=TURN_WAIT_S):
+        raise Problem(503, "verifier_busy", "other uploads are being verified; retry", headers={"Retry-After": "5"})
+    try:
+        yield
+    finally:
+        TURN.release()
+
+
+def uploaded_body() -> bytes:
+    """The upload's bytes (read before its turn: a slow client holds no turn); 413 past ``UPLOAD_MAX_BYTES``."""
     request.max_content_length = UPLOAD_MAX_BYTES + 1
     raw = request.get_data(cache=False)
     if len(raw) > UPLOAD_MAX_BYTES:
         raise Problem(413, "body_too_large", f"an export to upload is at most {UPLOAD_MAX_BYTES} bytes; "
                       "verify larger ones offline with `stich verify`")
+    return raw
+
+
+def uploaded_records(raw: bytes, pace: Pacer) -> list[dict]:
+    """The uploaded export's lines as JSON objects; 400 ``export_limit`` at the first line past
+    one of ``audit.BOUNDS``."""
     try:
-        records = audit.parse_lines(raw.decode("utf-8"))
+        records = audit.parse_lines(raw.decode("utf-8"), pause=pace)
     except UnicodeDecodeError:
         raise Problem(400, "malformed_export", "the export is not UTF-8 text")
+    except audit.OverBound as over:
+        raise Problem(400, "export_limit", str(over.finding), line=over.line, bound=over.bound, limit=over.limit)
     except audit.Failed as failed:
         raise Problem(400, "malformed_export", str(failed.finding))
     # Not an export at all is bad input; an export that is wrong is what the report is for.
@@ -101,17 +148,10 @@ def uploaded_records() -> list[dict]:
     return records
 
 
-def cooperative_verify(records: list[dict]) -> audit.Report:
-    """Verify, yielding to the worker's other requests every ``YIELD_EVERY`` events (under
-    gevent ``time.sleep(0)`` switches greenlets), so a large upload cannot stall them."""
-    counter = {"n": 0}
-
-    def progress(_done: int, _total: int) -> None:
-        counter["n"] += 1
-        if counter["n"] % YIELD_EVERY == 0:
-            time.sleep(0)
-
-    return audit.verify(runtime().handler.table, records, progress=progress)
+def cooperative_verify(records: list[dict], pace: Pacer) -> audit.Report:
+    """Verify, yielding to the worker's other requests every slice (``Pacer``) through every
+    check, the replay included, so a large upload cannot stall them."""
+    return audit.verify(runtime().handler.table, records, pause=pace)
 
 
 def report_body(report: audit.Report) -> dict:
@@ -125,26 +165,67 @@ def report_body(report: audit.Report) -> dict:
 @exports.post("/verify")
 def verify():
     limit_writes()  # verification is work: it counts like a write
-    report = cooperative_verify(uploaded_records())
-    return report_body(report)
+    raw = uploaded_body()
+    with upload_turn():
+        pace = Pacer()
+        return report_body(cooperative_verify(uploaded_records(raw, pace), pace))
 
 
 @exports.post("/imports")
 def import_game():
     operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER))
     limit_writes()
-    records = uploaded_records()
+    raw = uploaded_body()
+    with upload_turn():
+        return import_upload(raw, operator)
+
+
+def import_upload(raw: bytes, operator: bool):
+    pace = Pacer()
+    records = uploaded_records(raw, pace)
+    embargo().refuse_import(records[0].get("game_id"))  # a running duplicate round's table stays unpublished
     if not operator:
         quotas().check_create(request.remote_addr, runtime().index.statuses)
-    report = cooperative_verify(records)
+    # Counted before the work and given back unless a game is stored: the bytes of a day's imports.
+    reservation = quotas().reserve_import(None if operator else request.remote_addr, len(raw))
+    try:
+        response, stored = store_import(records, cooperative_verify(records, pace), operator)
+    except BaseException:
+        reservation.refund()
+        raise
+    if not stored:
+        reservation.refund()
+    return response
+
+
+def store_import(records: list[dict], report: audit.Report, operator: bool) -> tuple[Response, bool]:
+    """A verified export stored once, and whether it was stored now: its head names its whole
+    history, so an export whose head was imported before answers that game (200) instead of
+    storing it again (201)."""
     if not report.ok:
         raise Problem(422, "not_verified", f"the export does not verify: {report.problem}",
                       report=report_body(report))
-    head = records[0]
-    seed = records[-1]["data"]["seed"]
-    outcome = runtime().handler.import_game(records[1:], seed, {"game_id": head.get("game_id"),
-                                                                "head": report.head, "stich": head.get("stich")})
+    imported = ImportIndex(runtime().store.redis, runtime().store.prefix)
+    found = imported.claim(report.head)
+    if found == PENDING:
+        raise Problem(409, "import_in_progress", "this export is being imported by another request; retry",
+                      headers={"Retry-After": "1"})
+    if found is not None:
+        origin = runtime().store.load_origin(found) or {}
+        body = {"id": found, "imported_from": origin.get("game_id", records[0].get("game_id")),
+                **report_body(report)}
+        return game_response(body, runtime().handler.load(found).seq, 200,
+                             {"Content-Location": f"/v1/games/{found}"}), False
+    try:
+        head = records[0]
+        seed = records[-1]["data"]["seed"]
+        outcome = runtime().handler.import_game(records[1:], seed, {"game_id": head.get("game_id"),
+                                                                    "head": report.head, "stich": head.get("stich")})
+    except BaseException:
+        imported.release(report.head)
+        raise
+    imported.record(report.head, outcome.game_id)
     if not operator:
         quotas().created(request.remote_addr, outcome.game_id)
     body = {"id": outcome.game_id, "imported_from": head.get("game_id"), **report_body(report)}
-    return game_response(body, outcome.loaded.seq, 201, {"Location": f"/v1/games/{outcome.game_id}"})
+    return game_response(body, outcome.loaded.seq, 201, {"Location": f"/v1/games/{outcome.game_id}"}), True

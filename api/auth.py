@@ -26,11 +26,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def bearer_token(required: bool) -> str | None:
+def bearer_token(required: bool, credential: str = "the seat token") -> str | None:
+    """The request's bearer token. ``credential`` names the token the route means (a seat's, a
+    tournament organizer's or participant's), so a 401 tells the caller which one to send."""
     header = request.headers.get("Authorization")
     if not header:
         if required:
-            raise Problem(401, "missing_token", "send the seat token as 'Authorization: Bearer <token>'",
+            raise Problem(401, "missing_token", f"send {credential} as 'Authorization: Bearer <token>'",
                           headers=CHALLENGE)
         return None
     scheme, _, token = header.partition(" ")
@@ -39,22 +41,43 @@ def bearer_token(required: bool) -> str | None:
     return token.strip()
 
 
-def credential(token_hash_hex: str, generation: int) -> str:
+MAX_SUPERSEDED = 16  # earlier holders' hashes a seat remembers, so their tokens get 401, not 403
+
+
+def credential(token_hash_hex: str, generation: int, before: str | None = None) -> str:
     """What the seats key stores: the hash, and from a seat's second holder on its generation
-    (``<hash>@<generation>``; see ``Seat.generation``: a seat abandoned and taken again)."""
-    return token_hash_hex if generation == 0 else f"{token_hash_hex}@{generation}"
+    (``<hash>@<generation>``; see ``Seat.generation``: a seat abandoned and taken again), then the
+    hashes of the holders it replaced (``;<hash>`` each, newest first, at most ``MAX_SUPERSEDED``),
+    ``before`` being what the key stored until now. They are kept so that a superseded token is
+    told so (401 ``token_superseded``) instead of being mistaken for a wrong one."""
+    current = token_hash_hex if generation == 0 else f"{token_hash_hex}@{generation}"
+    if not before:
+        return current
+    earlier = [part.partition("@")[0] for part in before.split(";") if part]
+    return ";".join([current] + earlier[:MAX_SUPERSEDED])
+
+
+def superseded_problem() -> Problem:
+    return Problem(401, "token_superseded", "this seat was abandoned and taken again with a new token; this token "
+                   "no longer reads or plays it", headers=CHALLENGE)
 
 
 def seat_for_token(credentials: dict[int, str], token: str) -> tuple[int, int]:
     """The seat whose stored hash matches, and the generation of its holder; every seat is
-    compared, in constant time."""
+    compared, in constant time. A token that matches only a seat's earlier holder is a 401."""
     presented = token_hash(token)
     found = None
+    superseded = False
     for seat, stored in credentials.items():
-        hashed, _, generation = stored.partition("@")
+        current, *earlier = stored.split(";")
+        hashed, _, generation = current.partition("@")
         if hmac.compare_digest(presented, hashed):
             found = seat, int(generation or 0)
+        for old in earlier:
+            superseded |= hmac.compare_digest(presented, old)
     if found is None:
+        if superseded:
+            raise superseded_problem()
         raise Problem(403, "invalid_token", "this token does not belong to a seat of this game")
     return found
 
@@ -62,10 +85,12 @@ def seat_for_token(credentials: dict[int, str], token: str) -> tuple[int, int]:
 class CredentialCache:
     """Seat token hashes per game, cached in this process.
 
-    A seat's hash never changes once its token was handed out (a claim that
-    failed is deleted, but its token was never given to anyone), so a cached
-    hash is always valid; a token that matches nothing cached makes us re-read
-    Redis once before answering 403, which picks up seats taken since.
+    A seat's hash changes only when the seat is taken again after it was
+    abandoned (a claim that failed is deleted, but its token was never given to
+    anyone), and then the game's seat generation says so: the caller re-reads
+    with ``fresh`` (``api.http.viewer_credential``). A token that matches
+    nothing cached makes us re-read Redis once before answering, which picks up
+    seats taken since.
     """
 
     def __init__(self, load, size: int = 1024):

@@ -8,6 +8,14 @@ games answer reads only to their own seats (a seat's token); everybody else
 gets 403 ``embargoed`` until the round has finished. Bot-only tournaments
 have nobody to keep a secret from and are not embargoed.
 
+Not even its own seats may take a table's game away as a document while the
+round runs: its export and transcript are refused to everyone, and
+``POST /v1/imports`` refuses an export of such a table (``refuse_import``),
+which would otherwise become a public game holding the deals. The table's
+per-seat results are withheld from the tournament's feed and summary until the
+round has finished too (``TableFinished``'s visibility, see
+``domain/tournament/decider.py``).
+
 The check runs before every read of a game (``/v1/games/<game_id>…``). A
 table's tournament is found through the key the driver writes before it
 creates the game (``TournamentDesk.tournament_of``); what is found is kept in
@@ -18,7 +26,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from flask import request
+from flask import current_app, request
 
 from domain.tournament.decider import table_game_id
 
@@ -26,6 +34,16 @@ from .http import runtime, viewer_seat
 from .problems import Problem
 
 CACHE_SIZE = 4096
+DOCUMENTS = ("audit.export", "audit.transcript")  # a game as a file to pass on: not even to its seats
+
+
+def embargo() -> "Embargo":
+    return current_app.extensions["stich.embargo"]
+
+
+def table_tournaments(game_ids: list[str]) -> list[str | None]:
+    """The tournament of each game that is a tournament's table (None for an ordinary game)."""
+    return [found or None for found in embargo().tournaments_of(game_ids)]
 
 
 class Embargo:
@@ -42,10 +60,40 @@ class Embargo:
         tournament_id = self.tournament_of(game_id)
         if not tournament_id or not self.embargoed(tournament_id, game_id):
             return
+        if request.endpoint in DOCUMENTS:
+            raise Problem(403, "embargoed", "this table plays a duplicate round's deals, which other tables may "
+                                            "still be playing: nobody, its own seats included, exports it or "
+                                            "reads its transcript until the round has finished")
         if viewer_seat(game_id, required=False) is None:
             raise Problem(403, "embargoed", "this table plays a duplicate round's deals, which other tables may "
                                             "still be playing: only its own seats can read it until the round "
                                             "has finished")
+
+    def refuse_import(self, game_id: str | None) -> None:
+        """An export named after a table of a running duplicate round is not imported (a 403):
+        the imported game would be public, and so would the deals the round still plays."""
+        if not isinstance(game_id, str) or not game_id:
+            return
+        tournament_id = self.tournament_of(game_id)
+        if tournament_id and self.embargoed(tournament_id, game_id):
+            raise Problem(403, "embargoed", f"game {game_id} is a table of a duplicate round other tables may "
+                                            "still be playing: its export is imported once the round has "
+                                            "finished")
+
+    def tournaments_of(self, game_ids: list[str]) -> list[str]:
+        """``tournament_of`` for many games that exist (they are listed), in one round trip for
+        those not known in this process yet; "" for an ordinary game."""
+        with self._lock:
+            known = {i: self._tournament_of[i] for i in game_ids if i in self._tournament_of}
+        missing = [i for i in game_ids if i not in known]
+        if missing:
+            found = runtime().tournaments.tournaments_of(missing)
+            with self._lock:
+                for game_id, tournament_id in zip(missing, found):
+                    known[game_id] = self._tournament_of[game_id] = tournament_id or ""
+                while len(self._tournament_of) > self.size:
+                    self._tournament_of.popitem(last=False)
+        return [known[i] for i in game_ids]
 
     def tournament_of(self, game_id: str) -> str:
         with self._lock:
@@ -65,8 +113,7 @@ class Embargo:
     @staticmethod
     def embargoed(tournament_id: str, game_id: str) -> bool:
         state = runtime().tournaments.handler.load(tournament_id).state
-        config = state.config
-        if not config or not config["duplicate"] or all(p["kind"] == "bot" for p in config["participants"]):
+        if not state.keeps_deals_secret:
             return False
         for round_ in state.rounds:
             for slot in round_.tables:

@@ -9,13 +9,15 @@ from domain.errors import InvalidCommand, RuleViolation, UnknownCard, UnknownCom
 from eventstore.handler import Loaded, StaleSeq
 from eventstore.index import STATUSES, BadCursor
 
-from .auth import bearer_token, credential, new_token, token_hash
+from .auth import bearer_token, new_token, token_hash
 from .commands import command_schemas
+from .embargo import table_tournaments
 from .http import (game_response, idempotency_key, if_match, int_arg, json_body, limit_writes, query_params,
                    quotas, runtime, validate, viewer_credential, viewer_seat, with_time_left)
 from .problems import Problem
-from .quotas import API_KEY_HEADER
+from .quotas import API_KEY_HEADER, game_footprint
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
+from .seats import abandoned, reclaim
 from .tournaments import creation_statuses
 
 games = Blueprint("games", __name__, url_prefix="/v1")
@@ -38,13 +40,14 @@ def create_game():
     operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER))
     limit_writes()
     body = validate(_instance(CreateGameSchema), json_body())
+    footprint = game_footprint(body.get("seats"))
     if not operator:
-        quotas().check_create(request.remote_addr, creation_statuses)
+        quotas().check_create(request.remote_addr, creation_statuses, footprint)
     outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
                                        body.get("seats"), body.get("preset_deals"), body.get("limits"),
                                        body.get("clock"))
     if not operator:
-        quotas().created(request.remote_addr, outcome.game_id)
+        quotas().created(request.remote_addr, outcome.game_id, footprint)
     return game_response(summary(outcome.loaded), outcome.loaded.seq, 201,
                          {"Location": f"/v1/games/{outcome.game_id}"})
 
@@ -65,7 +68,16 @@ def list_games():
         page = runtime().index.page(status=status, game=game, limit=limit, cursor=request.args.get("cursor"))
     except BadCursor as exc:
         raise Problem(422, "validation_error", f"cursor: {exc}", errors={"cursor": [str(exc)]})
-    return {"games": page.entries, "next": page.next}
+    return {"games": without_table_seats(page.entries), "next": page.next}
+
+
+def without_table_seats(entries: list[dict]) -> list[dict]:
+    """A tournament table's free seats are its participants', not open to whoever reads the list."""
+    waiting = [e for e in entries if e.get("open_seats")]
+    for entry, tournament_id in zip(waiting, table_tournaments([e["id"] for e in waiting])):
+        if tournament_id:
+            entry["open_seats"] = []
+    return entries
 
 
 @games.get("/games/<game_id>")
@@ -85,13 +97,21 @@ def take_seat(game_id: str, seat: int):
     body = validate(_instance(TakeSeatSchema), json_body(required=False))
     rt = runtime()
     loaded = rt.handler.load(game_id)
+    [tournament_id] = table_tournaments([game_id])
+    if tournament_id:  # whoever asks: a table's seats are its participants', and so is an abandoned one
+        raise Problem(403, "tournament_seat", f"this game is a table of tournament {tournament_id}: each seat is "
+                      "its participant's, who takes it (or takes it again once abandoned) with POST "
+                      f"/v1/tournaments/{tournament_id}/participants/{{participant}}/seat and its participant "
+                      "token", tournament_id=tournament_id)
     seats = loaded.state.seats
     if not 0 <= seat < len(seats):
         raise Problem(404, "unknown_seat", f"this game has seats 0..{len(seats) - 1}")
     if seats[seat].kind != "human":
         raise Problem(409, "seat_taken", f"seat {seat} is played by a bot")
-    if seats[seat].taken and loaded.state.clocks and loaded.state.clocks[seat].abandoned:
-        return reclaim_seat(loaded, seat)
+    if abandoned(loaded, seat):
+        token, outcome = reclaim(loaded, seat)
+        body = {"id": game_id, "seat": seat, "token": token, "status": outcome.loaded.state.status}
+        return game_response(body, outcome.loaded.seq, 201)
     if seats[seat].taken:
         raise Problem(409, "seat_taken", f"seat {seat} is already taken")
     token = new_token()
@@ -109,24 +129,6 @@ def take_seat(game_id: str, seat: int):
         rt.store.delete_seat_credential(game_id, seat)
         raise
     body = {"id": game_id, "seat": seat, "token": token, "status": outcome.loaded.state.status}
-    return game_response(body, outcome.loaded.seq, 201)
-
-
-def reclaim_seat(loaded: Loaded, seat: int):
-    """Take a seat abandoned after its time-outs: the bot stops playing it and a new token
-    replaces the old one. The append's expected seq makes one of two racing claims win; the
-    credential is written after it, so a crash in between leaves a seat nobody's token plays,
-    whose clock times out again — never one two tokens play."""
-    rt = runtime()
-    generation = loaded.state.seats[seat].generation + 1
-    try:
-        outcome = rt.handler.execute(loaded.game_id, None, {"type": "take_seat", "seat": seat},
-                                     expected_seq=loaded.seq)
-    except (StaleSeq, RuleViolation):
-        raise Problem(409, "seat_taken", f"seat {seat} was just taken again by someone else; look again")
-    token = new_token()
-    rt.store.replace_seat_credential(loaded.game_id, seat, credential(token_hash(token), generation))
-    body = {"id": loaded.game_id, "seat": seat, "token": token, "status": outcome.loaded.state.status}
     return game_response(body, outcome.loaded.seq, 201)
 
 

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import time
+from typing import Callable
 
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
@@ -11,7 +13,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from domain.clock import millis
 
-from .auth import bearer_token, token_hash
+from .auth import bearer_token, superseded_problem, token_hash
 from .problems import Problem
 from .quotas import API_KEY_HEADER, QuotaKeeper
 
@@ -65,6 +67,29 @@ def stream_start() -> int:
     return after
 
 
+def disconnect_probe() -> Callable[[], bool] | None:
+    """A check whether this request's client has hung up, for a stream that waits between writes:
+    without one the server learns of it only at its next write (a keep-alive, up to 15 s later)
+    and the stream's slot stays held meanwhile. It peeks at the connection without blocking:
+    end of file is a client gone (an SSE client sends nothing once its request is in). None when
+    the server does not hand the socket over (only gunicorn's ``gunicorn.socket`` is known)."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is None:
+        return None
+    # gevent's socket would wait for data on a non-blocking read; its underlying socket does not.
+    raw = getattr(sock, "_sock", sock)
+    flags = socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)
+
+    def gone() -> bool:
+        try:
+            return raw.recv(1, flags) == b""
+        except (BlockingIOError, InterruptedError):
+            return False  # nothing to read: still there
+        except OSError:
+            return True  # reset, or closed under us
+    return gone
+
+
 def event_stream(messages, release) -> Response:
     """A Server-Sent Events response of ``messages``; ``release`` runs when the server closes it
     (whether or not the stream ran), so its slot and lease are given back in every case."""
@@ -95,8 +120,8 @@ def viewer_seat(game_id: str, required: bool) -> int | None:
 
 def viewer_credential(game_id: str, required: bool) -> tuple[int, int] | None:
     """The seat of the bearer token and its holder's generation. A token of a seat's earlier
-    holder (the seat was abandoned and taken again since) is refused, checked against this
-    process's latest fold of the game (a route loads the game before it asks)."""
+    holder (the seat was abandoned and taken again since) is a 401 ``token_superseded``, checked
+    against this process's latest fold of the game (a route loads the game before it asks)."""
     token = bearer_token(required)
     if token is None:
         return None
@@ -104,9 +129,12 @@ def viewer_credential(game_id: str, required: bool) -> tuple[int, int] | None:
     seat, generation = credentials.seat(game_id, token)
     cached = runtime().handler.cached(game_id)
     if cached is not None and seat < len(cached.state.seats) and cached.state.seats[seat].generation != generation:
-        seat, generation = credentials.seat(game_id, token, fresh=True)  # a 403 if its hash was replaced
-        if cached.state.seats[seat].generation != generation:
-            raise Problem(403, "invalid_token", "this seat was taken again with a new token")
+        seat, generation = credentials.seat(game_id, token, fresh=True)  # a 401 if its hash was replaced
+        known = cached.state.seats[seat].generation
+        if generation > known:  # a newer holder than this process's fold knows: the fold is behind
+            known = runtime().handler.load(game_id).state.seats[seat].generation
+        if known != generation:  # taken again, its new hash not yet written
+            raise superseded_problem()
     return seat, generation
 
 

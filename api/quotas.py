@@ -9,9 +9,20 @@ Three quotas bound what one anonymous address can make the server do:
   abandoned lobby does not lock its creator out for ever);
 * **open streams**: at most ``streams`` SSE streams and waiting long polls at
   once per address and HTTP process (a process's own count: a waiting
-  request holds memory in that process, so that is where the bound belongs).
+  request holds memory in that process, so that is where the bound belongs);
+* **search budget**: at most ``search_ms`` of search bots' thinking time per
+  decision, summed over the seats of the address's unfinished games — what
+  the address can keep the bot workers busy with at once;
+* **import storage**: at most ``import_bytes`` bytes of exports imported per
+  day (``IMPORT_WINDOW_S``), since an imported game is stored for good.
 
-Each refusal is a 429 problem with ``Retry-After``. With ``STICH_API_KEYS`` set
+A creation's weight in the last two is its ``Footprint``: a game is one game
+and its search seats' budgets; a tournament is the tables of one round (they
+play at once) and its search participants at the default budget. Each
+refusal is a 429 problem with ``Retry-After``; a creation that is too big by
+itself (a tournament of more than ``tournament_deals`` table deals, or whose
+round alone opens more games than ``active``; a search budget over
+``search_ms`` alone) is a 403 that no waiting mends. With ``STICH_API_KEYS`` set
 (comma-separated keys), creating a game needs ``X-API-Key`` with one of them,
 and a request carrying a valid key is exempt from every quota and from the
 per-address write limit: that is a tournament backend's credential.
@@ -28,10 +39,13 @@ from typing import Iterator
 
 import redis
 
+from domain.table import DEFAULT_BUDGET_MS
+
 from .problems import Problem
 from .ratelimit import window_counts, window_now
 
 ACTIVE_HORIZON_S = 24 * 3600
+IMPORT_WINDOW_S = 24 * 3600  # imported games are kept for good, so their bytes are counted per day
 API_KEY_HEADER = "X-API-Key"
 
 
@@ -42,6 +56,9 @@ class Quotas:
     active: int | None = None  # unfinished games per address
     streams: int | None = None  # open streams and long polls per address and process
     api_keys: frozenset[str] = field(default_factory=frozenset)
+    search_ms: int | None = None  # search budget per decision, summed over an address's unfinished games
+    tournament_deals: int | None = None  # table deals (tables x rounds x deals per table) of one tournament
+    import_bytes: int | None = None  # bytes of exports one address may import per IMPORT_WINDOW_S
 
     @classmethod
     def from_env(cls) -> "Quotas":
@@ -51,7 +68,40 @@ class Quotas:
         keys = frozenset(k.strip() for k in os.environ.get("STICH_API_KEYS", "").split(",") if k.strip())
         return cls(creates=read("STICH_CREATE_LIMIT", 30), create_window_s=int(os.environ.get("STICH_CREATE_WINDOW", 60)),
                    active=read("STICH_ACTIVE_GAMES_LIMIT", 100), streams=read("STICH_STREAMS_LIMIT", 500),
-                   api_keys=keys)
+                   api_keys=keys, search_ms=read("STICH_SEARCH_BUDGET_LIMIT", 8000),
+                   tournament_deals=read("STICH_TOURNAMENT_DEALS_LIMIT", 1024),
+                   import_bytes=read("STICH_IMPORT_BYTES_LIMIT", 64 * 1024 * 1024))
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What one creation holds until it finishes: games open at once, and search budget per decision."""
+    games: int = 1
+    search_ms: int = 0
+
+    def encode(self) -> str:
+        return f"{self.games}:{self.search_ms}"
+
+    @classmethod
+    def decode(cls, raw) -> "Footprint":
+        if raw is None:  # recorded before footprints were: one game, as it was counted then
+            return cls()
+        games, search_ms = (raw.decode() if isinstance(raw, bytes) else raw).split(":")
+        return cls(int(games), int(search_ms))
+
+
+def game_footprint(seats: list[dict] | None) -> Footprint:
+    """A game's: itself, and the budget of each search seat (the default where none is given)."""
+    return Footprint(1, sum(seat.get("budget_ms") or DEFAULT_BUDGET_MS for seat in seats or ()
+                            if seat.get("kind") == "bot" and seat.get("bot") == "search"))
+
+
+def tournament_footprint(config: dict) -> Footprint:
+    """A tournament's (its validated config): every table of a round plays at once, every participant
+    seated, and a search participant thinks at the default budget."""
+    participants = config["participants"]
+    searches = sum(1 for p in participants if p.get("bot") == "search")
+    return Footprint(len(participants) // config["players"], searches * DEFAULT_BUDGET_MS)
 
 
 class QuotaKeeper:
@@ -83,8 +133,9 @@ class QuotaKeeper:
         return False
 
     # -- creation ------------------------------------------------------------
-    def check_create(self, address: str, status_of) -> None:
-        """Before a creation: the rate and the active games. ``status_of(ids)`` gives their statuses."""
+    def check_create(self, address: str, status_of, footprint: Footprint = Footprint()) -> None:
+        """Before a creation of ``footprint``: the rate, the active games and the search budget.
+        ``status_of(ids)`` gives the statuses of the address's creations."""
         q = self.quotas
         now = time.time()
         if q.creates:
@@ -94,28 +145,98 @@ class QuotaKeeper:
                 raise Problem(429, "create_quota", f"more than {q.creates} games created in {q.create_window_s}s "
                               f"from this address; retry after {retry}s", headers={"Retry-After": str(retry)},
                               limit=q.creates, window_s=q.create_window_s)
-        if q.active:
-            key = self._active_key(address)
-            self.redis.zremrangebyscore(key, "-inf", now - ACTIVE_HORIZON_S)
-            ids = [i.decode() if isinstance(i, bytes) else i for i in self.redis.zrange(key, 0, -1)]
-            done = [i for i, status in zip(ids, status_of(ids)) if status in (None, "finished")]
-            if done:
-                self.redis.zrem(key, *done)
-            if len(ids) - len(done) >= q.active:
-                raise Problem(429, "active_games_quota", f"{q.active} games created from this address have not "
-                              "finished; finish or wait for one first", headers={"Retry-After": "60"},
-                              limit=q.active)
+        if not (q.active or q.search_ms):
+            return
+        if q.search_ms and footprint.search_ms > q.search_ms:
+            raise Problem(403, "search_budget_limit", f"its search bots think {footprint.search_ms} ms per decision "
+                          f"together, over the {q.search_ms} ms one address may keep thinking at once; an "
+                          f"operator key ({API_KEY_HEADER}) lifts the limit", limit=q.search_ms,
+                          requested=footprint.search_ms)
+        held = self._held(address, status_of, now)
+        games = sum(f.games for f in held)
+        if q.active and games + footprint.games > q.active:
+            what = "games" if footprint.games == 1 else f"games, and this opens {footprint.games} at once"
+            raise Problem(429, "active_games_quota", f"{games} of the {q.active} games created from this address "
+                          f"have not finished ({what}); finish or wait for some first",
+                          headers={"Retry-After": "60"}, limit=q.active)
+        thinking = sum(f.search_ms for f in held)
+        if q.search_ms and footprint.search_ms and thinking + footprint.search_ms > q.search_ms:
+            raise Problem(429, "search_budget_quota", f"search bots in this address's unfinished games think "
+                          f"{thinking} ms per decision together; {footprint.search_ms} more would pass the "
+                          f"{q.search_ms} ms limit; finish or wait for a game first", headers={"Retry-After": "60"},
+                          limit=q.search_ms, held=thinking, requested=footprint.search_ms)
 
-    def created(self, address: str, game_id: str) -> None:
-        if self.quotas.active:
+    def check_tournament(self, config: dict) -> None:
+        """An anonymous tournament's size (its validated config): 403 above ``tournament_deals`` table deals,
+        or when one of its rounds alone opens more games than the active quota allows."""
+        q = self.quotas
+        tables = len(config["participants"]) // config["players"]
+        deals = tables * config["rounds"] * config["deals_per_table"]
+        if q.tournament_deals and deals > q.tournament_deals:
+            raise Problem(403, "tournament_size_limit", f"this tournament plays {deals} table deals ({tables} tables "
+                          f"x {config['rounds']} rounds x {config['deals_per_table']} deals); without an operator "
+                          f"key ({API_KEY_HEADER}) at most {q.tournament_deals}", limit=q.tournament_deals,
+                          requested=deals)
+        if q.active and tables > q.active:
+            raise Problem(403, "tournament_size_limit", f"each round opens {tables} table games; without an "
+                          f"operator key ({API_KEY_HEADER}) one address may have at most {q.active} unfinished",
+                          limit=q.active, requested=tables)
+
+    def _held(self, address: str, status_of, now: float) -> list[Footprint]:
+        """The footprints of the address's unfinished creations; finished and expired ones are let go."""
+        key, weights = self._active_key(address), self._footprint_key(address)
+        expired = {i.decode() if isinstance(i, bytes) else i
+                   for i in self.redis.zrangebyscore(key, "-inf", now - ACTIVE_HORIZON_S)}
+        ids = [i for i in (i.decode() if isinstance(i, bytes) else i for i in self.redis.zrange(key, 0, -1))
+               if i not in expired]
+        done = {i for i, status in zip(ids, status_of(ids)) if status in (None, "finished")}
+        gone = sorted(expired | done)
+        if gone:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrem(key, *gone)
+            pipe.hdel(weights, *gone)
+            pipe.execute()
+        unfinished = [i for i in ids if i not in done]
+        return [Footprint.decode(raw) for raw in (self.redis.hmget(weights, unfinished) if unfinished else [])]
+
+    def created(self, address: str, game_id: str, footprint: Footprint = Footprint()) -> None:
+        if self.quotas.active or self.quotas.search_ms:
             key = self._active_key(address)
             pipe = self.redis.pipeline(transaction=False)
             pipe.zadd(key, {game_id: time.time()})
             pipe.expire(key, ACTIVE_HORIZON_S)
+            if footprint != Footprint():  # a plain game needs no entry: a missing one reads as one game
+                pipe.hset(self._footprint_key(address), game_id, footprint.encode())
+                pipe.expire(self._footprint_key(address), ACTIVE_HORIZON_S)
             pipe.execute()
+
+    def _footprint_key(self, address: str) -> str:
+        return f"{self.prefix}:quota:footprint:{address}"
 
     def _active_key(self, address: str) -> str:
         return f"{self.prefix}:quota:active:{address}"
+
+    # -- imports (storage) -----------------------------------------------------
+    def reserve_import(self, address: str | None, size: int) -> "ImportReservation":
+        """Count ``size`` bytes of an export to store against the address's daily import quota
+        (429 ``import_quota`` past it); counted before the work, so concurrent imports cannot
+        overshoot, and ``refund`` gives them back when nothing is stored."""
+        limit = self.quotas.import_bytes
+        if not limit or address is None:
+            return ImportReservation(None, None, 0)
+        index, retry = window_now(IMPORT_WINDOW_S)
+        key = f"{self.prefix}:quota:import:{address}:{index}"
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.incrby(key, size)
+        pipe.expire(key, IMPORT_WINDOW_S * 2)
+        used = pipe.execute()[0]
+        if used > limit:
+            self.redis.decrby(key, size)
+            raise Problem(429, "import_quota", f"importing these {size} bytes would pass the {limit} bytes of "
+                          f"exports this address may import in {IMPORT_WINDOW_S // 3600} h "
+                          f"({used - size} used); retry after {retry}s", headers={"Retry-After": str(retry)},
+                          limit=limit, window_s=IMPORT_WINDOW_S)
+        return ImportReservation(self.redis, key, size)
 
     # -- streams ---------------------------------------------------------------
     def stream_slot(self, address: str | None, exempt: bool = False) -> "Slot":
@@ -145,6 +266,17 @@ class QuotaKeeper:
                 self._open[address] = left
             else:
                 self._open.pop(address, None)  # the map holds only addresses with open streams
+
+
+class ImportReservation:
+    def __init__(self, client: redis.Redis | None, key: str | None, size: int):
+        self._client, self._key, self._size = client, key, size
+
+    def refund(self) -> None:
+        """Idempotent: the bytes were not stored (the export did not verify, or was there already)."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.decrby(self._key, self._size)
 
 
 class Slot:

@@ -15,11 +15,13 @@ import hmac
 import io
 import json
 import secrets
+from typing import Callable
 
 from flask import Blueprint, Flask, Response, current_app, request
 
 from domain.errors import RuleViolation
-from eventstore.codec import encode_for_viewer
+from domain.tournament import Tournaments, TournamentState
+from eventstore.codec import StoredEvent, encode_for_viewer
 from eventstore.connection import connect_blocking
 from eventstore.handler import Loaded, UnknownGame
 from eventstore.watch import BLOCK_S, StreamWatcher
@@ -38,7 +40,8 @@ from .http import (
 )
 from .feed import followed_stream, revealed
 from .problems import Problem
-from .quotas import API_KEY_HEADER
+from .quotas import API_KEY_HEADER, tournament_footprint
+from .seats import abandoned, reclaim
 
 tournaments = Blueprint("tournaments", __name__, url_prefix="/v1")
 
@@ -72,12 +75,16 @@ def body_of(loaded: Loaded) -> dict:
 
 
 def credential(tournament_id: str, who: int) -> None:
-    """The bearer token must be ``who``'s (the organizer, or a participant)."""
-    token = bearer_token(required=True)
+    """The bearer token must be ``who``'s (the organizer, or a participant); every 401 and 403
+    names that token, as a participant's seat token is a third kind the caller may hold."""
+    if who == ORGANIZER:
+        whose = "the organizer's token (from POST /v1/tournaments)"
+    else:
+        whose = f"participant {who}'s participant token (from POST /v1/tournaments/{{id}}/participants/{who})"
+    token = bearer_token(required=True, credential=whose)
     stored = desk().handler.store.seat_credentials(tournament_id).get(who)
     if stored is None or not hmac.compare_digest(token_hash(token), stored):
-        whose = "the organizer's" if who == ORGANIZER else f"participant {who}'s"
-        raise Problem(403, "invalid_token", f"this is not {whose} token for this tournament")
+        raise Problem(403, "invalid_token", f"this token is not {whose} for this tournament")
 
 
 def creation_statuses(ids: list[str]) -> list[str | None]:
@@ -108,16 +115,20 @@ def create_tournament():
     raw = json_body()
     if not isinstance(raw, dict):
         raise Problem(422, "validation_error", "the body must be a JSON object", errors={"_body": ["not an object"]})
-    if not operator:  # counts against the address's creation rate and active creations, like a game
-        quotas().check_create(request.remote_addr, creation_statuses)
     handler = desk().handler
-    handler.table.create(raw, "")  # validated before an id or a secret is spent on it (422 invalid_setup)
+    # Validated before an id or a secret is spent on it (422 invalid_setup), and before the quotas, which
+    # weigh it by the tables its rounds open and its search participants.
+    config = handler.table.create(raw, "")[0].data
+    footprint = tournament_footprint(config)
+    if not operator:  # counts against the address's creation rate and active creations, like its games
+        quotas().check_tournament(config)
+        quotas().check_create(request.remote_addr, creation_statuses, footprint)
     token = new_token()
     outcome = handler.create_with(lambda commitment: handler.table.create(raw, commitment),
                                   game_id="t" + secrets.token_hex(8)[1:])  # "t": never mistaken for a game's
     handler.store.save_seat_credential(outcome.game_id, ORGANIZER, token_hash(token))
     if not operator:
-        quotas().created(request.remote_addr, outcome.game_id)
+        quotas().created(request.remote_addr, outcome.game_id, footprint)
     body = body_of(outcome.loaded)
     body["token"] = token
     return game_response(body, outcome.loaded.seq, 201, {"Location": f"/v1/tournaments/{outcome.game_id}"})
@@ -169,7 +180,9 @@ def start(tournament_id: str):
 
 @tournaments.post("/tournaments/<tournament_id>/participants/<int:participant>/seat")
 def take_table_seat(tournament_id: str, participant: int):
-    """The participant's seat at its table in the current round: the seat's token, taken on its behalf."""
+    """The participant's seat at its table in the current round: the seat's token, taken on its behalf;
+    a seat abandoned after its time-outs is taken again here, with a new token (and only here: the
+    game's own seat route refuses a tournament table's seats)."""
     limit_writes()
     loaded = load(tournament_id)
     state = loaded.state
@@ -186,13 +199,17 @@ def take_table_seat(tournament_id: str, participant: int):
         raise Problem(409, "table_not_open", "the table is being opened; retry in a moment",
                       headers={"Retry-After": "1"})
     rt = runtime()
+    game = rt.handler.load(slot.game_id)
+    body = {"id": tournament_id, "participant": participant, "round": round_.number, "table": slot.table,
+            "game_id": slot.game_id, "seat": seat}
+    if abandoned(game, seat):  # timed out and played by the clock's bot: only its participant takes it again
+        body["token"], outcome = reclaim(game, seat)
+        return game_response(body, outcome.loaded.seq, 201)
     token = new_token()
     if not rt.store.save_seat_credential(slot.game_id, seat, token_hash(token)):
         raise Problem(409, "seat_taken", f"participant {participant} has taken its seat at this table already")
-    game = rt.handler.load(slot.game_id)
+    body["token"] = token
     if game.state.seats[seat].taken:  # a clocked tournament's table started at once: only the token is new
-        body = {"id": tournament_id, "participant": participant, "round": round_.number, "table": slot.table,
-                "game_id": slot.game_id, "seat": seat, "token": token}
         return game_response(body, game.seq, 201)
     try:
         outcome = rt.handler.execute(slot.game_id, None, {"type": "take_seat", "seat": seat})
@@ -202,8 +219,6 @@ def take_table_seat(tournament_id: str, participant: int):
     except Exception:
         rt.store.delete_seat_credential(slot.game_id, seat)
         raise
-    body = {"id": tournament_id, "participant": participant, "round": round_.number, "table": slot.table,
-            "game_id": slot.game_id, "seat": seat, "token": token}
     return game_response(body, outcome.loaded.seq, 201)
 
 
@@ -239,9 +254,10 @@ def events(tournament_id: str):
     limit = int_arg("limit", PAGE, 1, PAGE)
     found = desk().handler.store.read(tournament_id, after, count=limit) if after < loaded.seq else []
     reveal = revealed(loaded.state.status == "finished", found)
+    shown = FinishedRounds(loaded.state).shows(found)
     seq = max(loaded.seq, found[-1].seq if found else 0)
     body = (f'{{"id":{json.dumps(tournament_id)},'
-            f'"events":[{",".join(encode_for_viewer(e, None, reveal) for e in found)}],"seq":{seq}}}')
+            f'"events":[{",".join(encode_for_viewer(e, None, reveal or shown(e)) for e in found)}],"seq":{seq}}}')
     return game_json_response(body, seq)
 
 
@@ -249,6 +265,21 @@ def events(tournament_id: str):
 @query_params("after", "timeout")
 def stream(tournament_id: str):
     loaded = load(tournament_id)
-    # The games' stream, following the tournament's own key space; every event is public.
+    # The games' stream, following the tournament's own key space; every event is public, a secret
+    # round's results once the round has finished.
     return followed_stream(current_app.extensions["stich.tournament_watcher"], tournament_id, loaded.seq,
-                           loaded.state.status == "finished", None)
+                           loaded.state.status == "finished", None, shows=FinishedRounds(loaded.state).shows)
+
+
+class FinishedRounds:
+    """The tournament's finished rounds, followed through a feed: an event held back while its round
+    ran (a secret duplicate round's ``TableFinished``) is shown in full from its round's end on —
+    to everybody alike, the organizer included, who may be a player too."""
+
+    def __init__(self, state: TournamentState):
+        self.numbers = {r.number for r in state.rounds if r.finished}
+
+    def shows(self, batch: list[StoredEvent]) -> Callable[[StoredEvent], bool]:
+        """Which events of ``batch`` (the feed's next events, in order) to show in full."""
+        self.numbers.update(e.data["round"] for e in batch if e.type == "RoundFinished")
+        return lambda event: Tournaments.shown(event.type, event.data, self.numbers)

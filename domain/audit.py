@@ -47,7 +47,7 @@ from . import chain
 from .errors import InvalidSetup, RuleViolation
 from .event import Event, Visibility
 from .shuffle import seed_commitment
-from .table import FINAL_EVENT, Table, TableState
+from .table import EVENTS_PER_DEAL, FINAL_EVENT, MAX_EVENTS, Table, TableState
 from .upcast import UnknownVersion, upcast
 
 FORMAT = "stich-export"
@@ -83,6 +83,7 @@ class Report:
     scores: dict | None = None
     passed: list[str] = field(default_factory=list)  # the checks that held, in order
     problem: Finding | None = None
+    readable: bool = True  # False: the input is no export at all (not JSON lines, no export header)
 
     @property
     def ok(self) -> bool:
@@ -90,8 +91,13 @@ class Report:
 
     def lines(self) -> list[str]:
         """The report ``stich verify`` prints."""
-        out = [f"game {self.game_id or '?'} ({self.game or '?'}): {self.events} events, {self.deals} deal(s), "
-               f"{self.commands} seat commands"]
+        name = f"game {self.game_id or '?'} ({self.game or '?'})"
+        if self.problem is None:
+            out = [f"{name}: {self.events} events, {self.deals} deal(s), {self.commands} seat commands"]
+        elif not self.readable:
+            out = [f"{name}: not read as an export, so nothing was checked"]
+        else:  # what was checked before the failure, not zeros that look like an empty game
+            out = [f"{name}: {self.events} events read; {len(self.passed)} check(s) held, then one failed"]
         out += [f"  ok    {check}" for check in self.passed]
         if self.problem is not None:
             out.append(f"  FAIL  {self.problem}")
@@ -109,18 +115,123 @@ class Failed(Exception):
         self.finding = Finding(seq, message)
 
 
-def parse_lines(text: str) -> list[dict]:
-    """An export's JSON lines (blank lines skipped); raises Failed naming the first line that is not JSON."""
-    records = []
-    for number, line in enumerate(text.splitlines(), start=1):
+@dataclass(frozen=True)
+class Bounds:
+    """What an export may hold, each bound far above what any legal game writes, so that reading
+    an export costs a bounded amount whoever wrote it (openapi.yaml lists them under POST /v1/verify)."""
+
+    # The header and the longest game: its event ceiling, plus what the command that reaches it
+    # and the system's end of the game add (less than one deal's events).
+    lines: int = 1 + MAX_EVENTS + EVENTS_PER_DEAL
+    line_chars: int = 256 * 1024  # GameCreated with 64 preset deals is under 64 KiB (the create body's limit)
+    depth: int = 16  # exports nest at most 7 deep
+    string_chars: int = 256  # an export's longest strings are 64-digit hashes and entropy
+    keys: int = 64  # its widest objects (rules, scores) have about 20 keys
+
+
+BOUNDS = Bounds()
+Pause = Callable[[], None]  # called between lines and between events, so a caller can yield
+
+
+def _idle() -> None:
+    return None
+
+
+class OverBound(Failed):
+    """A line past one of the ``Bounds``: ``line`` is its number, ``bound`` the bound's name."""
+
+    def __init__(self, line: int, bound: str, limit: int, message: str):
+        super().__init__(None, f"line {line}: {message}")
+        self.line, self.bound, self.limit = line, bound, limit
+
+
+def _numbered_lines(text: str):
+    """(number, start, end) of each line, without splitting the whole text at once."""
+    start, number, size = 0, 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        end = size if end < 0 else end
+        number += 1
+        yield number, start, end
+        start = end + 1
+
+
+# A JSON string, escapes included, and what is left of a line once they are gone.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"\[\]|\{\}")
+
+
+def _nesting_over(line: str, depth: int) -> bool | None:
+    """Whether ``line`` nests deeper than ``depth`` (None: its brackets do not balance), found
+    with a handful of regular-expression passes and no recursion, so before json.loads is tried."""
+    if line.count("[") + line.count("{") <= depth:  # most lines: too few brackets to nest that deep
+        return False
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", line))
+    for _ in range(depth):
+        if not brackets:
+            return False
+        brackets, removed = _INNERMOST.subn("", brackets)
+        if not removed:  # no innermost pair left: only unmatched brackets (a line cut off, say)
+            return True if brackets.count("[") + brackets.count("{") > depth else None
+    return bool(brackets)
+
+
+def _out_of_bounds(value: Any, bounds: Bounds) -> tuple[str, int, str] | None:
+    """The first size bound ``value`` breaks, as (bound, limit, what), or None (its depth is
+    already known to be within bounds, which bounds this recursion too)."""
+    if isinstance(value, str):
+        if len(value) > bounds.string_chars:
+            return "string_chars", bounds.string_chars, (f"holds a string of {len(value)} characters; "
+                                                         f"at most {bounds.string_chars}")
+    elif isinstance(value, dict):
+        if len(value) > bounds.keys:
+            return "keys", bounds.keys, f"holds an object of {len(value)} keys; at most {bounds.keys}"
+        for key, item in value.items():
+            found = _out_of_bounds(key, bounds) or _out_of_bounds(item, bounds)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for item in value:
+            found = _out_of_bounds(item, bounds)
+            if found:
+                return found
+    return None
+
+
+def parse_lines(text: str, bounds: Bounds = BOUNDS, pause: Pause = _idle) -> list[dict]:
+    """An export's JSON lines (blank lines skipped). Raises Failed naming the first line that is
+    not a JSON object, or OverBound naming the first line past one of ``bounds`` (checked before
+    the line is decoded, or, for depth, before the decoder's recursion can run away)."""
+    records: list[dict] = []
+    for number, start, end in _numbered_lines(text):
+        pause()
+        if end - start > bounds.line_chars:
+            raise OverBound(number, "line_chars", bounds.line_chars,
+                            f"is {end - start} characters long; a line holds at most {bounds.line_chars}")
+        line = text[start:end]
         if not line.strip():
             continue
+        if len(records) >= bounds.lines:
+            raise OverBound(number, "lines", bounds.lines,
+                            f"is one line too many: an export holds at most {bounds.lines} lines "
+                            "(the header and the longest game's events)")
+        too_deep = _nesting_over(line, bounds.depth)
+        if too_deep:
+            raise OverBound(number, "depth", bounds.depth, f"nests deeper than {bounds.depth} levels")
+        if too_deep is None:
+            raise Failed(None, f"line {number} is not JSON: its brackets do not balance")
         try:
             record = json.loads(line)
+        except RecursionError:  # the C decoder recurses per level: a guard, before the stack runs out
+            raise OverBound(number, "depth", bounds.depth, f"nests deeper than {bounds.depth} levels") from None
         except ValueError as exc:
             raise Failed(None, f"line {number} is not JSON: {exc}") from None
         if not isinstance(record, dict):
             raise Failed(None, f"line {number} is not a JSON object")
+        broken = _out_of_bounds(record, bounds)
+        if broken:
+            raise OverBound(number, *broken)
         records.append(record)
     return records
 
@@ -129,30 +240,33 @@ Progress = Callable[[int, int], None]  # (events replayed, events in all)
 
 
 def verify_text(table: Table, text: str, head: str | None = None, progress: Progress | None = None,
-                game_id: str | None = None) -> Report:
+                game_id: str | None = None, pause: Pause = _idle) -> Report:
     try:
-        records = parse_lines(text)
+        records = parse_lines(text, pause=pause)
     except Failed as failed:
-        return Report(problem=failed.finding)
-    return verify(table, records, head, progress, game_id)
+        return Report(problem=failed.finding, readable=False)
+    return verify(table, records, head, progress, game_id, pause)
 
 
 def verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None = None,
-           progress: Progress | None = None, game_id: str | None = None) -> Report:
+           progress: Progress | None = None, game_id: str | None = None, pause: Pause = _idle) -> Report:
     """Check an export's records (the header, then the events); ``head``: a head hash to pin.
     ``progress`` is called as the replay goes on (a long game takes seconds). ``game_id``: the
     id the header must name, when the caller knows it (the game URL the export came from);
-    no event holds it, so without it the header's ``game_id`` is only checked for its form."""
+    no event holds it, so without it the header's ``game_id`` is only checked for its form.
+    ``pause`` is called between events in every check (a long game's replay takes seconds of
+    CPU): a server yields there to its other requests."""
     report = Report()
     try:
-        _verify(table, records, head, report, progress or (lambda done, total: None), game_id)
+        _verify(table, records, head, report, progress or (lambda done, total: None), game_id, pause)
     except Failed as failed:
         report.problem = failed.finding
+        report.readable = bool(records) and records[0].get("format") == FORMAT
     return report
 
 
 def _verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None, report: Report,
-            progress: Progress, game_id: str | None = None) -> None:
+            progress: Progress, game_id: str | None = None, pause: Pause = _idle) -> None:
     if not records:
         raise Failed(None, "the file is empty")
     header, events = records[0], list(records[1:])
@@ -163,7 +277,7 @@ def _verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None
                            f"this verifier reads {FORMAT_VERSION}")
     report.game_id, report.game = header.get("game_id"), header.get("game")
     report.events = len(events)
-    events = _check_envelopes(events)
+    events = _check_envelopes(events, pause)
     report.passed.append(f"{len(events)} events in order, seq 1..{len(events)}")
     if header.get("events") != len(events):
         raise Failed(None, f"{HEADER}: events says {json.dumps(header.get('events'))} but the file holds "
@@ -171,12 +285,12 @@ def _verify(table: Table, records: Sequence[Mapping[str, Any]], head: str | None
 
     seed_hex = _check_seed(events)
     report.passed.append("the revealed seed matches the commitment published in event 1")
-    _check_chain(events, seed_hex, head)
+    _check_chain(events, seed_hex, head, pause)
     report.head = events[-1]["hash"]
     report.passed.append("the hash chain holds from the first event to the last"
                          + (", through the head you gave" if head else ""))
 
-    state = _replay(table, events, seed_hex, report, progress)
+    state = _replay(table, events, seed_hex, report, progress, pause)
     report.passed.append(f"every deal is the one the seed gives ({report.deals} deals)")
     report.passed.append(f"every seat's events follow from a legal command ({report.commands} commands), "
                          "every system event is the one due")
@@ -223,10 +337,17 @@ def _check_header(header: Mapping[str, Any], events: list[dict], summary: Mappin
     if game_id is not None and named != game_id:
         raise Failed(None, f"{HEADER}: game_id says {json.dumps(named)} but the URL it came from names "
                            f"{json.dumps(game_id)}")
-    created = events[0]["upcast_data"]
+    created, stored = events[0]["upcast_data"], events[0]["data"]
     last = events[-1]
+
+    def recorded(name: str):
+        # A header written before GameCreated's upcast names it as stored, one written after as
+        # upcast (the server reads it so): both are GameCreated's own claim.
+        as_stored = stored.get(name, _ABSENT)
+        return as_stored if not _claims(name, header.get(name, _ABSENT), as_stored, "") else created.get(name, _ABSENT)
+
     checks = [
-        (name, created.get(name, _ABSENT), "GameCreated says") for name in ("game", "players", "rules")
+        (name, recorded(name), "GameCreated says") for name in ("game", "players", "rules")
     ] + [
         ("seats", summary["seats"], "the replay gives"),
         ("status", summary["status"], "the replay gives"),
@@ -240,9 +361,10 @@ def _check_header(header: Mapping[str, Any], events: list[dict], summary: Mappin
         raise Failed(None, f"{HEADER}: " + "; ".join(wrong))
 
 
-def _check_envelopes(events: list[Mapping[str, Any]]) -> list[dict]:
+def _check_envelopes(events: list[Mapping[str, Any]], pause: Pause = _idle) -> list[dict]:
     out = []
     for index, raw in enumerate(events):
+        pause()
         place, line = index + 1, index + 2
         missing = [key for key in ENVELOPE if key not in raw]
         if missing:
@@ -287,9 +409,10 @@ def _check_seed(events: list[dict]) -> str:
     return seed_hex
 
 
-def _check_chain(events: list[dict], seed_hex: str, head: str | None) -> None:
+def _check_chain(events: list[dict], seed_hex: str, head: str | None, pause: Pause = _idle) -> None:
     previous = chain.GENESIS
     for event in events:
+        pause()
         if event["hash"] is None:
             raise Failed(event["seq"], "has no hash: it was stored before the hash chain existed")
         try:
@@ -353,7 +476,8 @@ def _to_domain(event: dict) -> Event:
     return Event(event["type"], event["upcast_data"], Visibility.from_json(event["visibility"]), event["upcast_v"])
 
 
-def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, progress: Progress) -> TableState:
+def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, progress: Progress,
+            pause: Pause = _idle) -> TableState:
     created = events[0]["upcast_data"]
     seats = created.get("seats", [])
     if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
@@ -373,6 +497,7 @@ def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, pro
     state = table.fold(TableState(), opening, events[0]["at"], "system")
     at = len(opening)
     while at < len(events):
+        pause()
         stamp = events[at]["at"]  # a clock's times are the recorded ones (hashed like the rest)
         if table.needs_system(state):
             command = table.system_command(state, seed_hex)

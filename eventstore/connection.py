@@ -17,8 +17,17 @@ out after 5 s and retry ten times):
 * ``connect_blocking`` — reads that wait on purpose (``XREAD BLOCK``): the
   socket timeout is the longest block plus a margin, so a wait is never cut
   short, while a dead server is still noticed.
+
+``wait_until_reachable`` is how a process that cannot do anything without the
+store (a bot worker, an HTTP worker loading the application) rides out an
+outage instead of exiting: an exit would make its supervisor back off, and a
+store crash would then cost every process's back-off instead of the store's
+restart alone.
 """
 from __future__ import annotations
+
+import logging
+import time
 
 import redis
 from redis.backoff import ExponentialBackoff
@@ -61,3 +70,35 @@ def connect_blocking(url: str, longest_block_s: float, max_connections: int) -> 
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections,
                                                  timeout=CONNECT_TIMEOUT_S, **settings)
     return redis.Redis(connection_pool=pool)
+
+
+OUTAGE_FIRST_PAUSE_S = 0.05
+OUTAGE_LONGEST_PAUSE_S = 0.5  # a restarted store is noticed within this; a PING a pause costs it nothing
+
+log = logging.getLogger("stich.store")
+
+
+def wait_until_reachable(client: redis.Redis | RedisCluster, what: str, give_up_after_s: float | None = None,
+                         sleep=time.sleep) -> bool:
+    """Return once ``client`` answers PING (True), or False after ``give_up_after_s``. Pauses
+    between attempts double up to ``OUTAGE_LONGEST_PAUSE_S``. One warning when the outage is
+    noticed and one line when it ends, whatever the number of attempts. A loading store
+    (``BusyLoadingError``, a ``ConnectionError``) counts as down: it refuses commands."""
+    started = time.monotonic()
+    pause, noticed = OUTAGE_FIRST_PAUSE_S, False
+    while True:
+        try:
+            client.ping()
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            if not noticed:
+                log.warning("%s: the store is unreachable (%s); waiting for it", what, exc)
+                noticed = True
+        else:
+            if noticed:
+                log.warning("%s: the store answers again after %.1f s", what, time.monotonic() - started)
+            return True
+        if give_up_after_s is not None and time.monotonic() - started >= give_up_after_s:
+            log.error("%s: the store did not answer within %g s", what, give_up_after_s)
+            return False
+        sleep(pause)
+        pause = min(pause * 2, OUTAGE_LONGEST_PAUSE_S)

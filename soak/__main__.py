@@ -19,6 +19,10 @@ Scenarios (default size, ``--short`` size):
   worker-kills        bot workers SIGKILLed mid turn: each turn re-driven within the
                       bound and played exactly once, every game to its end
                       (1,000 kills, 3)
+  store-kills         a real ``stich serve``'s store SIGKILLed every 2-5 s under light
+                      load: each recovery (health ok, a move accepted) within 10 s,
+                      nothing acknowledged lost, no other child dies (20 kills; not in
+                      ``--short``: the suite's tests/e2e/test_recovery.py is its short run)
 """
 from __future__ import annotations
 
@@ -34,10 +38,11 @@ import traceback
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import Violation, contract, durability, hidden_information, worker_kills
+from . import Violation, contract, durability, hidden_information, store_kills, worker_kills
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ("durability", "contract", "hidden-information", "worker-kills")
+SCENARIOS = ("durability", "contract", "hidden-information", "worker-kills", "store-kills")
+NOT_SHORT = ("store-kills",)  # has a short run of its own in the suite
 
 
 class Progress:
@@ -59,6 +64,7 @@ def sizes(args: argparse.Namespace) -> dict:
     short = args.short
     size = {"cycles": args.cycles or (3 if short else 100), "cases": args.cases or (200 if short else 10_000),
             "games": args.games or (12 if short else 10_000), "kills": args.kills or (3 if short else 1_000),
+            "store_kills": args.store_kills or (4 if short else 20),
             "workers": args.workers or (3 if short else 6), "think_ms": args.think_ms or (100 if short else 250)}
     # Enough games to keep every worker in a turn, few enough that a re-driven job does not wait
     # behind a long queue (it is enqueued last); short: fewer, so the last ones end soon after the kills.
@@ -73,6 +79,8 @@ def run_scenario(name: str, size: dict, say, seed: int) -> dict:
         return contract.run(size["cases"], say, seed=seed)
     if name == "hidden-information":
         return hidden_information.run(size["games"], say, seed=seed)
+    if name == "store-kills":
+        return store_kills.run(size["store_kills"], say, seed=seed)
     return worker_kills.run(size["kills"], say, workers=size["workers"], think_ms=size["think_ms"],
                             games=size["bot_games"], seed=seed)
 
@@ -88,6 +96,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, help="hidden-information: games (default 10000, short 12)")
     parser.add_argument("--kills", type=int, help="worker-kills: workers killed mid turn (default 1000, short 3)")
     parser.add_argument("--workers", type=int, help="worker-kills: bot workers (default 6, short 3)")
+    parser.add_argument("--store-kills", type=int, help="store-kills: SIGKILLs of stich serve's store (default 20)")
     parser.add_argument("--bot-games", type=int, help="worker-kills: all-bot games at once (default 3 per worker, "
                                                       "short 2)")
     parser.add_argument("--think-ms", type=int, help="worker-kills: STICH_BOT_THINK_MS (default 250, short 100)")
@@ -95,7 +104,10 @@ def main(argv=None) -> int:
                                                  "(default: a fresh one, reported)")
     parser.add_argument("--out", default=str(ROOT / "soak" / "results"))
     args = parser.parse_args(argv)
-    chosen = [name for name in SCENARIOS if not args.only or name in args.only]
+    if args.only:
+        chosen = [name for name in SCENARIOS if name in args.only]
+    else:
+        chosen = [name for name in SCENARIOS if not (args.short and name in NOT_SHORT)]
     # One seed for the run, reported, so its random choices can be replayed (hands still differ:
     # every game's seed is the server's own secret).
     seed = args.seed if args.seed is not None else random.randrange(2**32)
@@ -149,6 +161,13 @@ def table_rows(name: str, s: dict) -> list[tuple[str, str]]:
                           f"{s['failures']} failures ({s['cases_per_s']}/s)"),
                 ("busiest", ", ".join(f"{op} {n}" for op, n in list(s["per_operation"].items())[:4])),
                 ("seed", f"hypothesis seed {s['hypothesis_seed']}")]
+    if name == "store-kills":
+        return [("kills", f"{s['kills']} SIGKILLs of stich serve's store, 2-5 s apart, under light load; "
+                          f"{s['other_children_restarted']} other children restarted"),
+                ("recovery", f"p50 {s['recovery_p50_s']} s, max {s['recovery_max_s']} s (limit {s['limit_s']:g} s) "
+                             f"to health ok and a move accepted"),
+                ("acknowledged", f"{s['acknowledged_moves']} moves in {s['games']} games, {s['event_checks']} "
+                                 f"event checks, {s['lost']} lost")]
     if name == "hidden-information":
         return [("games", f"{s['games']} ({', '.join(f'{k} {n}' for k, n in s['per_kind'].items())})"),
                 ("scanned", f"{s['responses_scanned']} responses over {s['moves']} moves, {s['leaks']} leaks"),

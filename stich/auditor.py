@@ -64,16 +64,20 @@ def url_game_id(source: str) -> str | None:
 
 
 def verify_export(source: str, head: str | None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    """0 when the export verifies, 1 when it does not (the report names the first wrong event)."""
+    """0 when the export verifies, 1 when it does not (the report names the first wrong event),
+    2 when the input is no export at all (not JSON lines, or no export header)."""
     text = read_export(source)
     report = audit.verify_text(Table(all_games()), text, head=head, progress=progress_printer(err),
                                game_id=url_game_id(source))
     out.write("\n".join(report.lines()) + "\n")
-    return 0 if report.ok else 1
+    return 0 if report.ok else 1 if report.readable else 2
 
 
-def import_export(source: str, server: str, api_key: str | None, out: TextIO = sys.stdout) -> int:
+def import_export(source: str, server: str, api_key: str | None, out: TextIO = sys.stdout,
+                  err: TextIO = sys.stderr) -> int:
     """Verify locally first (a file that does not verify is never sent), then POST it to the server."""
+    # Say which server: the default (port 8000 on this machine) is easy to hit by mistake.
+    err.write(f"stich import: into {server.rstrip('/')} (choose another with --server or STICH_SERVER)\n")
     text = read_export(source)
     report = audit.verify_text(Table(all_games()), text, game_id=url_game_id(source))
     if not report.ok:
@@ -84,12 +88,12 @@ def import_export(source: str, server: str, api_key: str | None, out: TextIO = s
                                               **({"X-API-Key": api_key} if api_key else {})})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-            body = json.load(response)
+            body, before = json.load(response), response.status == 200  # 200: this history was imported before
     except urllib.error.HTTPError as answer:
         detail = answer.read().decode("utf-8", "replace")
         raise AuditError(f"the server refused the import ({answer.code}): {detail}") from answer
     except (urllib.error.URLError, OSError) as exc:
         raise AuditError(f"cannot reach {server}: {exc}") from exc
-    out.write(f"imported game {body['imported_from']} as {body['id']}: "
+    out.write(f"{'already ' if before else ''}imported game {body['imported_from']} as {body['id']}: "
               f"{server.rstrip('/')}/v1/games/{body['id']}\n")
     return 0

@@ -13,11 +13,12 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 from .auditor import AuditError, import_export, verify_export
 from .redis_server import PrivateRedis
 from .supervisor import Supervisor, private_server, process
-from .web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
+from .web_worker import CONNECTIONS, PACKAGE_ROOT, gunicorn_argv, raise_open_files_limit
 
 
 class StartupError(Exception):
@@ -42,10 +43,24 @@ def serve(args: argparse.Namespace) -> int:
     if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # every child writes its samples here; /metrics sums them
         metrics_dir = tempfile.mkdtemp(prefix="stich-metrics-")
         env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
-    processes = [process(f"bot worker {number + 1}", [sys.executable, "-m", "stich.cli", "worker"], env)
+    env["PROMETHEUS_MULTIPROC_DIR"] = os.path.abspath(env["PROMETHEUS_MULTIPROC_DIR"])  # gunicorn changes directory
+    # Every Python child imports stich's own packages, never a folder of the same name where the user
+    # stands: without this, ``python -m`` puts the working directory first on sys.path.
+    env["PYTHONSAFEPATH"] = "1"
+    pulse_dir = Path(tempfile.mkdtemp(prefix="stich-pulse-"))  # the workers' pulse files (stich/supervisor.py)
+    processes = [process(f"bot worker {number + 1}", [sys.executable, "-m", "stich.cli", "worker"], env,
+                         pulse_dir=pulse_dir)
                  for number in range(args.workers)]
+    # Workers for the interactive lane alone (workers/dispatch.py): the others may all be inside a
+    # 2 s search or a tournament's backlog when a person's bot turn arrives; these never start one.
+    interactive = int(args.workers > 0) if args.interactive_workers is None else args.interactive_workers
+    processes += [process(f"interactive bot worker {number + 1}",
+                          [sys.executable, "-m", "stich.cli", "worker", "--lanes", "interactive"], env,
+                          pulse_dir=pulse_dir)
+                  for number in range(interactive)]
     processes.append(process("the HTTP server", gunicorn_argv("api.wsgi:app", args.host, args.port,
-                                                              args.http_workers, args.connections), env))
+                                                              args.http_workers, args.connections), env,
+                             cwd=PACKAGE_ROOT))  # see gunicorn_argv
     supervisor = Supervisor(children + processes)
     url = f"http://{args.host}:{args.port}"
     signal.signal(signal.SIGTERM, _interrupt)
@@ -68,6 +83,7 @@ def serve(args: argparse.Namespace) -> int:
         supervisor.stop()
         if metrics_dir:
             shutil.rmtree(metrics_dir, ignore_errors=True)
+        shutil.rmtree(pulse_dir, ignore_errors=True)
     return 0
 
 
@@ -111,8 +127,18 @@ def worker(args: argparse.Namespace) -> int:
                            "its own workers, so a private server needs no separate worker)")
     from workers.worker import run
 
-    run(burst=args.burst)
+    run(burst=args.burst, lanes=args.lanes)
     return 0
+
+
+def lanes(value: str) -> tuple[str, ...]:
+    """``--lanes``: comma-separated lanes of bot work (workers/dispatch.py)."""
+    from workers.dispatch import LANES
+
+    named = tuple(part.strip() for part in value.split(",") if part.strip())
+    if not named or set(named) - set(LANES):
+        raise argparse.ArgumentTypeError(f"lanes are {', '.join(LANES)} (comma-separated), not {value!r}")
+    return named
 
 
 def verify(args: argparse.Namespace) -> int:
@@ -129,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     p_serve = sub.add_parser("serve", help="run the HTTP API, a bot worker and (without REDIS_URL) a private Redis")
     p_serve.add_argument("--host", default="127.0.0.1")
     p_serve.add_argument("--port", type=int, default=8000)
-    p_serve.add_argument("--workers", type=int, default=1, help="bot worker processes")
+    p_serve.add_argument("--workers", type=int, default=1, help="bot worker processes (every lane)")
+    p_serve.add_argument("--interactive-workers", type=int, default=None,
+                         help="bot workers for games with a human seat only (default 1, or 0 with --workers 0)")
     p_serve.add_argument("--http-workers", type=int, default=2, help="HTTP worker processes")
     p_serve.add_argument("--connections", type=int, default=CONNECTIONS,
                          help="open connections per HTTP worker, streams and long polls included")
@@ -138,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.set_defaults(func=serve)
     p_worker = sub.add_parser("worker", help="run a bot worker (needs REDIS_URL)")
     p_worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    p_worker.add_argument("--lanes", type=lanes, default=None,
+                          help="the lanes to drain, always in the order interactive, slow, bulk: games with a "
+                               "human seat, their long searches, bot-only games (default: all three)")
     p_worker.set_defaults(func=worker)
     p_verify = sub.add_parser("verify", help="check a game's export offline: hash chain, seed, deals, every "
                               "command, scores (exit 0 verified, 1 not)")

@@ -21,7 +21,6 @@ append, which the benchmark measures.
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import secrets
 import shutil
@@ -32,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-PR_SET_PDEATHSIG = 1
+from .tether import tied_start
 
 
 def find_server_binary() -> str:
@@ -57,16 +56,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _prepare_child() -> None:
-    """In the server's process, before it starts: die with the parent, keep every file private."""
-    os.umask(0o077)
-    try:
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:
-        pass
 
 
 class PrivateRedis:
@@ -127,7 +116,7 @@ class PrivateRedis:
         # directory) goes to a file we can show; a pipe nobody reads could fill up.
         self._output = tempfile.TemporaryFile()
         self.process = subprocess.Popen(args, stdout=self._output, stderr=subprocess.STDOUT,
-                                        preexec_fn=_prepare_child)
+                                        preexec_fn=tied_start(signal.SIGTERM, umask=0o077))  # every file private
         atexit.register(self.stop)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -9,10 +9,10 @@ monkey-patching makes its Redis calls yield while they wait.
 
 ``gunicorn_argv`` is the one place that spells out the server's settings;
 ``stich serve`` and the benchmark both use it. ``StreamingWorker`` is
-gunicorn's gevent worker with two changes: errors gunicorn answers itself
+gunicorn's gevent worker with three changes: errors gunicorn answers itself
 (a malformed request line, oversized headers) are ``application/problem+json``
-like every other error, and the open-files limit is raised so that thousands
-of connections fit.
+like every other error, so are errors in a body's framing (``guard_framing``),
+and the open-files limit is raised so that thousands of connections fit.
 
 This module is imported by gunicorn's master process before workers fork, so
 it must not import the application (which would load Redis clients and locks
@@ -24,9 +24,12 @@ import gc
 import json
 import resource
 import sys
+from pathlib import Path
 
 from gunicorn import util
+from gunicorn.http.errors import NoMoreData, ParseException
 from gunicorn.workers.ggevent import GeventWorker
+from werkzeug.exceptions import BadRequest, ClientDisconnected
 
 CONNECTIONS = 4096  # open connections per HTTP worker process (streams and long polls included)
 KEEPALIVE_S = 5
@@ -39,10 +42,20 @@ PROBLEM_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417:
                  431: "header_fields_too_large", 500: "internal_error", 501: "not_implemented"}
 
 
+# The directory holding stich's packages (site-packages, or the checkout of an editable install).
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
+
+
 def gunicorn_argv(app: str, host: str, port: int, workers: int, connections: int = CONNECTIONS,
                   log_level: str = "warning") -> list[str]:
+    # To be started from any directory: ``python -m`` would put the working directory first on
+    # sys.path (``-P`` stops that), and gunicorn puts its --chdir there, so a folder named ``stich``
+    # or ``api`` where the user stands would be imported instead of ours. gunicorn also inserts the
+    # working directory it started in before it reads --chdir: start it in PACKAGE_ROOT (stich serve
+    # does). The package root holds our packages (site-packages or our checkout): it shadows nothing.
     return [
-        sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
+        sys.executable, "-P", "-m", "gunicorn", "--chdir", PACKAGE_ROOT,
+        "--bind", f"{host}:{port}", "--workers", str(workers),
         "--worker-class", f"{__name__}.StreamingWorker", "--worker-connections", str(connections),
         "--keep-alive", str(KEEPALIVE_S), "--timeout", str(REQUEST_TIMEOUT_S), "--graceful-timeout", "5",
         # No control socket: its default path is shared by every gunicorn of the user.
@@ -58,6 +71,62 @@ def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
     util.write_nonblock(sock, head + body)
+
+
+class FramedInput:
+    """A request body whose framing errors are werkzeug's 400s. gunicorn raises its own
+    exceptions while the application reads a body (a chunk size that is not hex or whose line
+    runs past 8,190 bytes, a chunk without its CRLF, a body cut short), and the application's
+    catch-all would answer them 500; a ``BadRequest`` it answers as a 400 problem. The
+    connection closes after such an answer: where the next request would start is unknown."""
+
+    DETAIL_CHARS = 200
+
+    def __init__(self, body, response=None):
+        self._body, self._response = body, response
+
+    def _guarded(self, read, *args):
+        try:
+            return read(*args)
+        except NoMoreData as exc:
+            self._close()
+            raise ClientDisconnected(f"the request body ended early: {exc}"[:self.DETAIL_CHARS]) from exc
+        except ParseException as exc:
+            self._close()
+            raise BadRequest(f"the request body's framing is malformed: {exc}"[:self.DETAIL_CHARS]) from exc
+
+    def _close(self) -> None:
+        if self._response is not None and hasattr(self._response, "force_close"):
+            self._response.force_close()
+
+    def read(self, size=None):
+        return self._guarded(self._body.read, size)
+
+    def readline(self, size=None):
+        return self._guarded(self._body.readline, size)
+
+    def readlines(self, size=None):
+        return self._guarded(self._body.readlines, size)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+
+def guard_framing(app):
+    """``app`` with its ``wsgi.input`` a ``FramedInput`` (the response it closes is gunicorn's,
+    whose ``start_response`` the server passes)."""
+    def application(environ, start_response):
+        body = environ.get("wsgi.input")
+        if body is not None:
+            environ["wsgi.input"] = FramedInput(body, getattr(start_response, "__self__", None))
+        return app(environ, start_response)
+    return application
 
 
 def raise_open_files_limit(wanted: int) -> None:
@@ -76,6 +145,7 @@ class StreamingWorker(GeventWorker):
 
     def load_wsgi(self):
         super().load_wsgi()
+        self.wsgi = guard_framing(self.wsgi)
         # A full garbage collection stops the whole event loop for as long as it scans the oldest
         # generation. With 2,000 open requests per process that is about 175,000 objects (their
         # requests, frames and buffers) and 130 ms measured, and Python starts one whenever enough

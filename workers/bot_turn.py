@@ -21,6 +21,7 @@ from domain.table import DEFAULT_BUDGET_MS
 from eventstore.handler import CommandHandler, Contention, IdempotencyKeyReused, StaleSeq, UnknownGame
 
 from .metrics import BOT_TURN_SECONDS, MOVES
+from .runtime import current_handler
 
 
 def choose(handler: CommandHandler, game_id: str, state, seat: int, seq: int, bot: str | None = None) -> dict | None:
@@ -44,8 +45,6 @@ def choose(handler: CommandHandler, game_id: str, state, seat: int, seq: int, bo
 def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | None = None) -> str:
     think_ms = 0
     if handler is None:  # an RQ job in a worker process
-        from .context import current_handler
-
         handler = current_handler()
         think_ms = int(os.environ.get("STICH_BOT_THINK_MS", "0"))
     try:

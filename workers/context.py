@@ -6,7 +6,6 @@ exactly the path a human's does.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from rq import Queue
 from rq.serializers import JSONSerializer
@@ -19,20 +18,11 @@ from eventstore.index import GameIndex
 from eventstore.schedule import Schedule
 from eventstore.store import EventStore
 
-from .dispatch import QUEUE_NAME, InlineDispatcher, RQDispatcher
 from .deadline import TurnSchedule
-from .sweeper import BotSchedule, sweep_after
+from .dispatch import QUEUE_NAME, InlineDispatcher, RQDispatcher, sweep_after
+from .runtime import Runtime
+from .sweeper import BotSchedule
 from .tournament import TournamentDesk
-
-
-@dataclass
-class Runtime:
-    store: EventStore
-    handler: CommandHandler
-    index: GameIndex
-    queue: Queue | None
-    schedule: Schedule | None = None  # the due-time index the sweepers read (with RQ only)
-    tournaments: TournamentDesk | None = None  # tournaments and the driver of their tables
 
 
 def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None,
@@ -70,16 +60,6 @@ def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None
     return runtime
 
 
-_runtime: Runtime | None = None
-
-
-def current_runtime() -> Runtime:
-    """The worker process's runtime (events on REDIS_URL, queue on QUEUE_URL)."""
-    global _runtime
-    if _runtime is None:
-        _runtime = build_runtime(os.environ["REDIS_URL"], queue_url=os.environ.get("QUEUE_URL"))
-    return _runtime
-
-
-def current_handler() -> CommandHandler:
-    return current_runtime().handler
+def runtime_from_environment() -> Runtime:
+    """A worker process's runtime: events on REDIS_URL, the queue on QUEUE_URL."""
+    return build_runtime(os.environ["REDIS_URL"], queue_url=os.environ.get("QUEUE_URL"))

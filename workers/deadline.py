@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
 
 from domain.errors import RuleViolation
 from domain.table import Table
@@ -22,8 +21,8 @@ from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Contention, IdempotencyKeyReused, Loaded, StaleSeq, UnknownGame
 from eventstore.schedule import Entry, Schedule
 
-if TYPE_CHECKING:
-    from .sweeper import Sweeper
+from .dispatch import INTERACTIVE, lane_queue
+from .runtime import current_handler
 
 log = logging.getLogger("stich.deadline")
 
@@ -51,12 +50,13 @@ def job_id(game_id: str, seq: int, seat: int) -> str:
 
 
 def enqueue_time_out(queue, game_id: str, seat: int, seq: int, retry: str = "") -> None:
-    queue.enqueue("workers.deadline.time_out_turn", game_id, seat, seq,
-                  job_id=job_id(game_id, seq, seat) + (f"-r{retry}" if retry else ""),
-                  result_ttl=60, failure_ttl=3600, job_timeout=JOB_TIMEOUT_S)
+    # The interactive lane: a time-out is a human seat's turn, and the others at its table wait on it.
+    lane_queue(queue, INTERACTIVE).enqueue("workers.deadline.time_out_turn", game_id, seat, seq,
+                                           job_id=job_id(game_id, seq, seat) + (f"-r{retry}" if retry else ""),
+                                           result_ttl=60, failure_ttl=3600, job_timeout=JOB_TIMEOUT_S)
 
 
-def settle_turn(sweeper: Sweeper, entry: Entry, now: float) -> int:
+def settle_turn(sweeper, entry: Entry, now: float) -> int:
     """A claimed ``turn`` entry: queue a time-out for every seat whose time is up; an entry of
     a seq the game has left, or with seats still in time, is written again for when it is due."""
     try:
@@ -88,8 +88,6 @@ def time_out_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | N
     from .bot_turn import choose  # the bots' code path, shared with bot seats
 
     if handler is None:  # an RQ job in a worker process
-        from .context import current_handler
-
         handler = current_handler()
     try:
         loaded = handler.load(game_id)

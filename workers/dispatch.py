@@ -3,17 +3,78 @@
 Both are listeners of the command handler: after every append they look at
 who is to act and queue one job per due bot seat, with the deterministic id
 ``bot-<game>-<seq>-<seat>``.
+
+With RQ a turn goes into one of three lanes, each an RQ queue of its own,
+so that nobody waiting at a table queues behind work nobody waits for:
+
+* ``interactive`` (``<base>-interactive``): games with a human seat, a turn
+  at most ``LONG_SEARCH_MS`` of thinking — what a person is waiting on now;
+* ``slow`` (``<base>-slow``): games with a human seat whose bot searches
+  longer (the person chose to wait for it, but nobody else should);
+* ``bulk`` (the base name, ``stich-bots``): bot-only games and tournament
+  tables without humans, and every job that names no lane (a tournament
+  driver's pass, jobs queued by an older server).
+
+A worker takes the lanes in that order (RQ pops its queues in priority
+order), and ``stich serve`` also runs one worker for the interactive lane
+alone: priority alone does not help while every worker is inside a 2 s search
+or a tournament's backlog, so the human's next bot turn needs a worker that
+never starts such a job.
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import deque
+
+from rq import Queue
 
 from domain.table import Table, TableState
 from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Loaded
 
-QUEUE_NAME = "stich-bots"
+QUEUE_NAME = "stich-bots"  # the base name: the bulk lane's queue, and the others' prefix
+
+INTERACTIVE, SLOW, BULK = "interactive", "slow", "bulk"
+LANES = (INTERACTIVE, SLOW, BULK)  # a worker's priority order
+# A turn of a human's game that thinks longer than this goes to the slow lane. The default
+# search budget (150 ms) stays interactive; the interactive worker then answers within about
+# this long plus a few ms even when the turn ahead of it is another person's search.
+LONG_SEARCH_MS = 300
+
+
+def sweep_after() -> float:
+    """Seconds a due bot turn may stay unplayed before it is re-driven (``STICH_SWEEP_AFTER``)."""
+    return float(os.environ.get("STICH_SWEEP_AFTER", "3"))
+
+
+def lane_of(state: TableState, seat: int) -> str:
+    """The lane of ``seat``'s bot turn: by whether a person plays in the game, and how long the bot thinks.
+    A human seat's abandoned turn (its clock's bot) thinks at the default budget."""
+    if not any(s.kind == "human" for s in state.seats):
+        return BULK
+    budget = state.seats[seat].budget_ms
+    return SLOW if budget is not None and budget > LONG_SEARCH_MS else INTERACTIVE
+
+
+def lane_name(base: str, lane: str) -> str:
+    return base if lane == BULK else f"{base}-{lane}"
+
+
+def lane_queue(queue, lane: str):
+    """The RQ queue of ``lane`` beside ``queue`` (the base one), with its connection and serializer.
+    Anything else standing in for a queue (a test's recorder) takes every lane's jobs itself."""
+    if lane == BULK or not isinstance(queue, Queue):
+        return queue
+    return Queue(lane_name(queue.name, lane), connection=queue.connection, serializer=queue.serializer)
+
+
+def lane_queues(queue, lanes=LANES) -> list:
+    """A worker's queues, in the priority order of ``LANES`` whatever order ``lanes`` names them in."""
+    unknown = set(lanes) - set(LANES)
+    if unknown or not lanes:
+        raise ValueError(f"lanes are {', '.join(LANES)}; not {', '.join(sorted(unknown)) or 'none'}")
+    return [lane_queue(queue, lane) for lane in LANES if lane in lanes]
 
 
 def bots_to_act(table: Table, state: TableState) -> list[int]:
@@ -29,11 +90,12 @@ def job_id(game_id: str, seq: int, seat: int) -> str:
     return f"bot-{game_id}-{seq}-{seat}"
 
 
-def enqueue_turn(queue, game_id: str, seat: int, seq: int, retry: str = "") -> None:
-    """One bot-turn job; ``retry`` (a sweeper's) tells a re-drive's job id from the first one's."""
-    queue.enqueue("workers.bot_turn.play_bot_turn", game_id, seat, seq,
-                  job_id=job_id(game_id, seq, seat) + (f"-r{retry}" if retry else ""),
-                  result_ttl=60, failure_ttl=3600, job_timeout=30)
+def enqueue_turn(queue, game_id: str, seat: int, seq: int, retry: str = "", lane: str = BULK) -> None:
+    """One bot-turn job in ``lane`` (beside the base ``queue``); ``retry`` (a sweeper's) tells a
+    re-drive's job id from the first one's."""
+    lane_queue(queue, lane).enqueue("workers.bot_turn.play_bot_turn", game_id, seat, seq,
+                                    job_id=job_id(game_id, seq, seat) + (f"-r{retry}" if retry else ""),
+                                    result_ttl=60, failure_ttl=3600, job_timeout=30)
 
 
 class RQDispatcher:
@@ -43,7 +105,7 @@ class RQDispatcher:
 
     def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
         for seat in due_bot_seats(self.handler, loaded):
-            enqueue_turn(self.queue, loaded.game_id, seat, loaded.seq)
+            enqueue_turn(self.queue, loaded.game_id, seat, loaded.seq, lane=lane_of(loaded.state, seat))
 
 
 class InlineDispatcher:

@@ -5,6 +5,12 @@ the worker's last beat. A worker that stops beating (killed, hung, cut off from 
 after ``STALE_S``; every beat and every health check removes stale members, so the set holds
 only live workers. RQ's own worker registry is not used for this: a worker killed with SIGKILL
 stays in it until its key expires, minutes later.
+
+A second, local signal for the supervisor of ``stich serve``: the file named by ``STICH_PULSE_FILE``
+is touched every ``PULSE_S`` by a thread that does nothing else. The supervisor reads its
+modification time to find a hung worker (stopped, wedged): a file, not the set in Redis, so the
+supervisor learns nothing wrong and never waits while the store is down, and a worker that merely
+waits for the store still pulses.
 """
 from __future__ import annotations
 
@@ -18,6 +24,8 @@ import redis
 KEY = "stich:workers"
 BEAT_S = 2.0
 STALE_S = 8.0
+PULSE_ENV = "STICH_PULSE_FILE"
+PULSE_S = 1.0
 
 
 def member() -> str:
@@ -53,3 +61,19 @@ def beat_until(client: redis.Redis, stop: threading.Event) -> None:
         client.zrem(KEY, name)
     except redis.RedisError:
         pass
+
+
+def pulse(path: str) -> None:
+    with open(path, "a"):
+        pass
+    os.utime(path)
+
+
+def pulse_until(path: str, stop: threading.Event) -> None:
+    """The worker's local pulse thread: touch ``path`` every ``PULSE_S`` until ``stop``."""
+    while not stop.is_set():
+        try:
+            pulse(path)
+        except OSError:
+            pass  # the supervisor's directory went away: it is shutting down
+        stop.wait(PULSE_S)

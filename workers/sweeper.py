@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
+import redis
+
 from domain.table import Table
 from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Loaded, UnknownGame
@@ -33,17 +35,12 @@ from eventstore.index import GameIndex
 from eventstore.schedule import Entry, Schedule
 
 from .deadline import settle_turn
-from .dispatch import bots_to_act, due_bot_seats, enqueue_turn
+from .dispatch import bots_to_act, due_bot_seats, enqueue_turn, lane_of, sweep_after
 from .tournament import settle_tournament
 
 log = logging.getLogger("stich.sweeper")
 
 BACKFILL_QUIET_S = 600.0  # a rolling restart of many workers makes one backfill pass, not one each
-
-
-def sweep_after() -> float:
-    """Seconds a due bot turn may stay unplayed before it is re-driven (``STICH_SWEEP_AFTER``)."""
-    return float(os.environ.get("STICH_SWEEP_AFTER", "3"))
 
 
 def event_time(at: str) -> float:
@@ -119,7 +116,8 @@ class Sweeper:
             self.schedule.replace(entry, Entry("bot", loaded.game_id, loaded.seq), self.overdue_at(loaded, now))
             return 0
         for seat in seats:
-            enqueue_turn(self.queue, loaded.game_id, seat, loaded.seq, retry=str(int(now * 1000)))
+            enqueue_turn(self.queue, loaded.game_id, seat, loaded.seq, retry=str(int(now * 1000)),
+                         lane=lane_of(loaded.state, seat))
             log.warning("re-driving bot turn of seat %s in game %s at seq %s", seat, loaded.game_id, loaded.seq)
         return len(seats)
 
@@ -165,8 +163,14 @@ class Sweeper:
         return added
 
     def run_forever(self, interval: float, stop: threading.Event) -> None:
+        store_down = False
         while not stop.wait(interval):
             try:
                 self.sweep_once()
+                store_down = False
+            except (redis.ConnectionError, redis.TimeoutError) as exc:  # one line per outage, not per pass
+                if not store_down:
+                    log.warning("sweeps wait for the store: %s", exc)
+                store_down = True
             except Exception:  # a sweep must never take the worker down
                 log.exception("sweep failed")

@@ -38,17 +38,11 @@ from eventstore.handler import CommandHandler, Contention, Loaded, UnknownGame
 from eventstore.schedule import Entry
 from eventstore.store import EventStore
 
-from .dispatch import bots_to_act
+from .dispatch import bots_to_act, sweep_after
+from .runtime import current_runtime
 
 KIND = "tournament"  # its entries in the due-time index
 MAX_ROUNDS_PER_PASS = 64  # a pass follows the rounds it finishes; bounded all the same
-
-
-def sweep_after() -> float:
-    # Imported late: the sweeper imports this module.
-    from .sweeper import sweep_after as after
-
-    return after()
 
 
 class TournamentDesk:
@@ -78,6 +72,15 @@ class TournamentDesk:
     def tournament_of(self, game_id: str) -> str | None:
         raw = self.redis.get(self._table_key(game_id))
         return raw.decode() if raw is not None else None
+
+    def tournaments_of(self, game_ids: list[str]) -> list[str | None]:
+        """``tournament_of`` each, in one round trip (a pipeline: the keys live in their games' slots)."""
+        if not game_ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.get(self._table_key(game_id))
+        return [raw.decode() if raw is not None else None for raw in pipe.execute()]
 
     # -- triggers ---------------------------------------------------------------------------
     def on_game(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
@@ -191,8 +194,6 @@ class TournamentDesk:
 
 def drive_tournament(tournament_id: str) -> str:
     """The RQ job: one pass over the tournament in this worker's runtime."""
-    from .context import current_runtime
-
     return current_runtime().tournaments.drive(tournament_id)
 
 

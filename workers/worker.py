@@ -7,32 +7,49 @@ mid-job: the sweeper of any live worker queues the turn again. At start, a
 worker also makes one backfill pass over the active games (unless another
 worker made one in the last ten minutes), so due turns without an entry in
 the due-time index — from before it existed — are found too.
+
+A store outage never ends the process: RQ's loop waits for the store (``BotWorker``), and when
+an outage ends a round of RQ's loop anyway (its start, a job's bookkeeping, a timeout) the
+process waits for the store and starts a new round. A process that exits would be restarted by
+its supervisor after a back-off that grows with every store crash.
 """
 from __future__ import annotations
 
 import logging
 import os
 import secrets
+import signal
 import threading
+import time
 
+import redis
 from rq import SimpleWorker
 from rq.defaults import DEFAULT_WORKER_TTL
 
-from eventstore.connection import connect_blocking
+from eventstore.connection import connect_blocking, wait_until_reachable
 
-from .context import current_runtime
-from .heartbeat import beat_until
-from .sweeper import Sweeper, sweep_after
+from .context import runtime_from_environment
+from .dispatch import LANES, lane_queues, sweep_after
+from .heartbeat import PULSE_ENV, beat_until, pulse_until
+from .runtime import install
+from .sweeper import Sweeper
+
+STORE_WAIT_S = 600.0  # a store away this long ends the worker (status 1): its supervisor decides what next
+ROUND_PAUSE_S = 0.1  # between RQ workers: a round that ends at once for another reason must not spin
 
 
-def run(burst: bool = False) -> None:
+def run(burst: bool = False, lanes: tuple[str, ...] | None = None) -> None:
+    """``lanes``: the bot-work lanes this worker drains (default all), always in their priority order
+    (workers/dispatch.py)."""
     level = os.environ.get("STICH_LOG_LEVEL", "WARNING")
     logging.basicConfig(level=level)
-    runtime = current_runtime()
+    runtime = install(runtime_from_environment())  # the jobs this process runs take it from there
     stop = threading.Event()
     heartbeat = threading.Thread(target=beat_until, args=(runtime.queue.connection, stop), daemon=True,
                                  name="heartbeat")
     heartbeat.start()
+    if os.environ.get(PULSE_ENV):  # stich serve's supervisor watches it to find a hung worker
+        threading.Thread(target=pulse_until, args=(os.environ[PULSE_ENV], stop), daemon=True, name="pulse").start()
     if not burst:
         sweeper = Sweeper(runtime.handler, runtime.schedule, runtime.queue, idle_after=sweep_after())
         interval = float(os.environ.get("STICH_SWEEP_INTERVAL", "1"))
@@ -43,10 +60,63 @@ def run(burst: bool = False) -> None:
                          name="backfill").start()
     # The worker blocks on the queue for up to its TTL; its connection must wait that long.
     url = os.environ.get("QUEUE_URL") or os.environ["REDIS_URL"]
-    worker = SimpleWorker([runtime.queue], connection=connect_blocking(url, DEFAULT_WORKER_TTL, max_connections=4),
-                          serializer=runtime.queue.serializer)
+    connection = connect_blocking(url, DEFAULT_WORKER_TTL, max_connections=4)
     try:
-        worker.work(burst=burst, logging_level=level, with_scheduler=False)
+        while True:  # one round per RQ worker; a store outage ends a round, never the process
+            worker, finished = None, False
+            try:
+                worker = BotWorker(lane_queues(runtime.queue, lanes or LANES), connection=connection,
+                                   serializer=runtime.queue.serializer)
+                worker.work(burst=burst, logging_level=level, with_scheduler=False)
+                finished = True
+            except (redis.RedisError, StoreGone):  # RQ's start or its goodbye met the outage
+                pass
+            if (worker is not None and worker.stopping()) or (burst and finished):
+                break
+            _stop_on_signal()  # RQ's handlers belong to the round that ended
+            if not wait_until_reachable(connection, f"bot worker {os.getpid()}", give_up_after_s=STORE_WAIT_S):
+                raise SystemExit(1)  # whoever runs it (stich serve, Compose) starts it again
+            time.sleep(ROUND_PAUSE_S)
     finally:
         stop.set()
         heartbeat.join(timeout=2)  # it leaves the live set, so health stops counting this worker now
+
+
+class StoreGone(Exception):
+    """The store stayed away for ``STORE_WAIT_S``."""
+
+
+class BotWorker(SimpleWorker):
+    """RQ's ``SimpleWorker``, riding out a store outage inside its loop.
+
+    RQ retries a dequeue that met a dead connection after pauses doubling to a minute and logs
+    every attempt; after a few store crashes in a row the worker would sit out most of a minute.
+    Here a heartbeat that fails (the first call of each dequeue attempt) waits for the store with
+    ``wait_until_reachable``: short pauses, one line per outage.
+    """
+
+    def heartbeat(self, *args, **kwargs):
+        try:
+            return super().heartbeat(*args, **kwargs)
+        except redis.ConnectionError:
+            if not wait_until_reachable(self.connection, f"bot worker {os.getpid()}", give_up_after_s=STORE_WAIT_S):
+                raise StoreGone() from None
+            return super().heartbeat(*args, **kwargs)
+
+    def subscribe(self):
+        """No command channel: stich sends RQ no commands, and its thread would log every 2 s of an outage."""
+
+    def unsubscribe(self):
+        pass
+
+    def stopping(self) -> bool:
+        """Whether the round ended because someone asked (SIGTERM, SIGINT), not because of the store."""
+        return bool(self._stop_requested or self._shutdown_requested_date)
+
+
+def _stop_on_signal() -> None:
+    def stop(signum, _frame):
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import errors
-from ..event import Event, nobody
+from ..event import PUBLIC, Event, nobody
 from ..frozen import replace
 from ..game import Game
 from ..shuffle import seed_revealed
@@ -155,7 +155,11 @@ class Tournaments:
         data = {"round": command["round"], "table": slot.table, "game_id": slot.game_id, "results": results}
         if command.get("cut_short"):
             data["cut_short"] = command["cut_short"]
-        events = [Event("TableFinished", data)]
+        # In a secret duplicate round the results wait for the round's end: a table that is still
+        # playing the deals must not learn how they went elsewhere. The API shows a TableFinished
+        # in full once its round has finished (``shown``).
+        secret = nobody("round", "table", "game_id") if state.keeps_deals_secret else PUBLIC
+        events = [Event("TableFinished", data, secret)]
         after = self.evolve(state, events[0])
         if after.current.all_tables_finished:
             done = replace(after.current, finished=True)
@@ -250,6 +254,13 @@ class Tournaments:
         return command
 
     # -- reading ----------------------------------------------------------
+    @staticmethod
+    def shown(event_type: str, data: Mapping[str, Any], finished_rounds: set[int]) -> bool:
+        """Whether an event held back while its round ran (a secret round's ``TableFinished``) is
+        shown in full now: once its round is among ``finished_rounds``."""
+        return event_type == "TableFinished" and data.get("round") in finished_rounds
+
+
     def table_setup(self, state: TournamentState, round_: int, table: int) -> dict:
         """What the driver creates a table's game with: the arguments of ``Table.create``."""
         config = state.config
@@ -272,7 +283,8 @@ class Tournaments:
                                                            if entry["kind"] == "human" else {})}
                              for p, entry in enumerate(config["participants"])],
             "round": len(state.rounds),
-            "schedule": [self._round_json(r) for r in state.rounds],
+            "schedule": [self._round_json(r, withheld=state.keeps_deals_secret and not r.finished)
+                         for r in state.rounds],
             "standings": list(state.standings) if state.standings is not None else standings(config, state.rounds),
             "final": state.standings is not None,
         }
@@ -281,9 +293,13 @@ class Tournaments:
         return out
 
     @staticmethod
-    def _round_json(round_: RoundState) -> dict:
+    def _round_json(round_: RoundState, withheld: bool = False) -> dict:
+        """``withheld``: a secret round still running, whose finished tables' results wait for its end."""
+        def shown(t: TableSlot) -> bool:
+            return bool(t.results) and not withheld
+
         return {"round": round_.number, "finished": round_.finished, "tables": [
             {"table": t.table, "participants": list(t.participants), "game_id": t.game_id,
-             "finished": t.finished, "results": [r.to_json() for r in t.results] if t.results else None,
-             **({"cut_short": t.cut_short} if t.cut_short else {})}
+             "finished": t.finished, "results": [r.to_json() for r in t.results] if shown(t) else None,
+             **({"cut_short": t.cut_short} if t.cut_short and not withheld else {})}
             for t in round_.tables]}

@@ -55,6 +55,13 @@ class TournamentState:
     events: int = 0
 
     @property
+    def keeps_deals_secret(self) -> bool:
+        """A duplicate tournament with a human in it: while a round runs, its deals — and so each
+        table's results, which tell how they played — are kept from everybody (bots need no secret)."""
+        config = self.config
+        return bool(config and config["duplicate"] and any(p["kind"] == "human" for p in config["participants"]))
+
+    @property
     def participants(self) -> list[dict]:
         return self.config["participants"] if self.config else []
 

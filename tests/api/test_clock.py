@@ -141,7 +141,8 @@ def test_a_seat_that_times_out_is_played_abandoned_and_taken_again(app, client, 
     assert new != old
     state = summary(client, game_id)
     assert state["clock"]["seats"][0]["abandoned"] is False
-    assert client.get(f"/v1/games/{game_id}/view", headers=auth(old)).status_code == 403
+    superseded = client.get(f"/v1/games/{game_id}/view", headers=auth(old))
+    assert superseded.status_code == 401 and superseded.get_json()["code"] == "token_superseded"
     mine = client.get(f"/v1/games/{game_id}/view", headers=auth(new))
     assert mine.status_code == 200 and mine.get_json()["viewer"] == 0
     # Nobody takes it twice

@@ -104,3 +104,76 @@ def test_open_streams_and_long_polls_per_address_are_capped(redis_url, address):
         response.close()
     keeper = client.application.extensions["stich.quotas"]
     assert keeper._open == {}  # every slot given back
+
+
+def search_game(*budgets, human=True):
+    seats = ([{"kind": "human"}] if human else []) + [{"kind": "bot", "bot": "search", "budget_ms": b} for b in budgets]
+    seats += [{"kind": "bot"}] * (3 - len(seats))
+    return {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}, "seats": seats}
+
+
+def test_search_budget_in_an_addresss_unfinished_games_is_capped(redis_url, address):
+    """The search bots' budgets per decision, summed over the address's unfinished games: over the limit is
+    a 429 naming it, one game over it alone a 403; games without search bots and finished games are free."""
+    client = client_for(redis_url, address, search_ms=100)
+    assert client.post("/v1/games", json=search_game(60, 40)).status_code == 201  # waits for its human: holds 100
+    refused = client.post("/v1/games", json=search_game(10))
+    body = refused.get_json()
+    assert refused.status_code == 429 and refused.mimetype == "application/problem+json"
+    assert body["code"] == "search_budget_quota" and (body["limit"], body["held"], body["requested"]) == (100, 100, 10)
+    assert refused.headers["Retry-After"] == "60"
+    assert client.post("/v1/games", json=HUMAN_GAME).status_code == 201  # no search seat: not refused
+    too_big = client.post("/v1/games", json=search_game(60, 50))
+    assert too_big.status_code == 403 and too_big.get_json()["code"] == "search_budget_limit"
+    assert too_big.get_json()["limit"] == 100
+    default = client.post("/v1/games", json={**HUMAN_GAME, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "search"},
+                                                                      {"kind": "bot"}]})
+    assert default.status_code == 403 and default.get_json()["requested"] == 150  # a seat without one: the default
+    other = client_for(redis_url, address + "0", search_ms=100)
+    assert other.post("/v1/games", json=search_game(50, 50, human=False)).status_code == 201  # bots only: finished
+    assert other.post("/v1/games", json=search_game(50, 50)).status_code == 201  # so it holds nothing
+
+
+def test_an_operator_key_lifts_the_search_budget_and_the_tournament_size(redis_url, address):
+    client = client_for(redis_url, address, search_ms=100, tournament_deals=1, active=1,
+                        api_keys=frozenset({"op-key"}))
+    key = {"X-API-Key": "op-key"}
+    assert client.post("/v1/games", json=search_game(2000, 2000), headers=key).status_code == 201
+    big = {"game": "scharfe-schoten", "players": 3, "rounds": 2, "deals_per_table": 2,
+           "participants": [{"kind": "human"}] + [{"kind": "bot", "bot": "search"}] * 5}
+    assert client.post("/v1/tournaments", json=big, headers=key).status_code == 201
+
+
+TOURNAMENT = {"game": "scharfe-schoten", "players": 3, "rounds": 2, "deals_per_table": 2,
+              "participants": [{"kind": "human"}] + [{"kind": "bot"}] * 5}  # 2 tables: 8 table deals
+
+
+def test_a_tournament_counts_the_tables_of_a_round_against_the_active_games(redis_url, address):
+    client = client_for(redis_url, address, active=3, tournament_deals=8)
+    assert client.post("/v1/tournaments", json=TOURNAMENT).status_code == 201  # 2 of 3
+    assert client.post("/v1/games", json=HUMAN_GAME).status_code == 201  # 3 of 3
+    refused = client.post("/v1/games", json=HUMAN_GAME)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "active_games_quota"
+    fresh = client_for(redis_url, address + "0", active=3, tournament_deals=8)
+    assert fresh.post("/v1/games", json=HUMAN_GAME).status_code == 201
+    assert fresh.post("/v1/games", json=HUMAN_GAME).status_code == 201
+    crowded = fresh.post("/v1/tournaments", json=TOURNAMENT)  # 2 + 2 tables > 3
+    assert crowded.status_code == 429 and crowded.get_json()["code"] == "active_games_quota"
+    assert "opens 2 at once" in crowded.get_json()["detail"]
+
+
+def test_a_tournament_over_the_anonymous_size_is_a_403_naming_the_limit(redis_url, address):
+    client = client_for(redis_url, address, active=3, tournament_deals=8, search_ms=300)
+    longer = client.post("/v1/tournaments", json={**TOURNAMENT, "rounds": 3})  # 2 x 3 x 2 = 12 table deals
+    assert longer.status_code == 403 and longer.mimetype == "application/problem+json"
+    assert longer.get_json()["code"] == "tournament_size_limit"
+    assert (longer.get_json()["limit"], longer.get_json()["requested"]) == (8, 12)
+    wider = client.post("/v1/tournaments", json={**TOURNAMENT, "rounds": 1, "deals_per_table": 1,
+                                                 "participants": [{"kind": "bot"}] * 12})  # 4 tables at once > 3
+    assert wider.status_code == 403 and wider.get_json()["code"] == "tournament_size_limit"
+    assert wider.get_json()["limit"] == 3
+    searching = client.post("/v1/tournaments", json={**TOURNAMENT, "participants": [{"kind": "human"}]
+                                                     + [{"kind": "bot", "bot": "search"}] * 5})  # 5 x 150 ms
+    assert searching.status_code == 403 and searching.get_json()["code"] == "search_budget_limit"
+    assert searching.get_json()["requested"] == 750
+    assert client.post("/v1/tournaments", json=TOURNAMENT).status_code == 201  # nothing refused changed anything

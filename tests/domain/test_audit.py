@@ -129,3 +129,22 @@ def test_a_header_naming_another_game_reads_as_documented():
     report = audit.verify(TABLE, [header, *records[1:]])
     assert report.problem.message == ('line 1 (header): game says "scharwenzel" but GameCreated says "schafkopf"; '
                                       "players says 6 but GameCreated says 4")
+
+
+def test_text_past_a_bound_is_refused_at_that_line_before_decoding_it():
+    header = (FIXTURES / "schafkopf.ndjson").read_text().split("\n", 1)[0]
+    for text, line, bound in [(header + "\n" + "[" * 30_000, 2, "depth"),  # RecursionError in json.loads before
+                              ("\n" + "[" * 20 + "]" * 20, 2, "depth"),
+                              (header[:-1] + ',"x":"' + "y" * 300 + '"}', 1, "string_chars")]:
+        with pytest.raises(audit.OverBound) as over:
+            audit.parse_lines(text)
+        assert (over.value.line, over.value.bound) == (line, bound), str(over.value)
+        assert str(over.value.finding).startswith(f"line {line}: ")
+
+
+def test_verification_pauses_between_events_in_every_check():
+    records = load("scharwenzel")
+    pauses = []
+    report = audit.verify(TABLE, records, pause=lambda: pauses.append(1))
+    # the envelopes, the chain and the replay each pause at least once per event (the replay per command)
+    assert report.ok and len(pauses) >= 2 * (len(records) - 1) + report.commands

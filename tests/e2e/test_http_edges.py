@@ -168,3 +168,64 @@ def test_an_idle_stream_and_a_long_poll_stay_open_for_a_minute(server):
             if line.startswith("id: "):
                 assert line == "id: 2"
                 break
+
+
+# A chunk size that is not hex; a chunk-size line past gunicorn's 8,190 bytes with no end in sight.
+@pytest.mark.parametrize("chunks", [b"zz\r\n{}\r\n0\r\n\r\n", b"1" * 9000], ids=["not-hex", "over-8190-bytes"])
+def test_a_malformed_chunk_is_a_400_problem_and_the_connection_closes(server, chunks):
+    with socket.create_connection(address(server), timeout=10) as sock:
+        sock.sendall(b"POST /v1/games HTTP/1.1\r\nHost: stich\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n" + chunks)
+        status, headers, body = read_response(sock)
+        assert status == 400, body
+        assert headers["content-type"] == "application/problem+json"
+        assert json.loads(body)["code"] == "bad_request" and "chunk" in json.loads(body)["detail"]
+        assert headers.get("connection", "").lower() == "close"
+
+
+def upload(server, body: bytes, results: list) -> None:
+    with requests.Session() as session:
+        started = time.process_time(), time.monotonic()
+        answer = session.post(server["url"] + "/v1/verify", data=body, timeout=60,
+                              headers={"Content-Type": "application/x-ndjson"})
+        results.append((answer.status_code, answer.json(), time.monotonic() - started[1]))
+
+
+@pytest.fixture(scope="module")
+def worst_upload():
+    """The longest legal game's export (5.4 MB, 20,969 events): the most verifying work a body admits."""
+    from tests.long_export import long_export
+
+    return long_export(31_500).encode()
+
+
+@pytest.mark.parametrize("kind", ["longest-game", "empty-objects"])
+def test_two_uploads_at_once_keep_health_checks_fast(server, worst_upload, kind):
+    """Two connections upload the worst body at once; a third client's health checks stay fast,
+    since the upload's parse and verification yield every few milliseconds."""
+    header = worst_upload.split(b"\n", 1)[0]
+    body = worst_upload if kind == "longest-game" else header + b"\n" + b"{}\n" * 2_500_000
+    results: list = []
+    uploads = [threading.Thread(target=upload, args=(server, body, results)) for _ in range(2)]
+    took = []
+    with requests.Session() as session:
+        session.get(server["url"] + "/v1/health", timeout=10)
+        for thread in uploads:
+            thread.start()
+        while any(t.is_alive() for t in uploads) and len(took) < 5000:
+            started = time.monotonic()
+            assert session.get(server["url"] + "/v1/health", timeout=10).status_code == 200
+            took.append(time.monotonic() - started)
+            time.sleep(0.005)
+    for thread in uploads:
+        thread.join(60)
+    took.sort()
+    p99 = took[int(len(took) * 0.99)] if took else 0.0
+    print(f"{kind}: {len(took)} health checks, p50 {took[len(took) // 2] * 1000:.1f} ms, "
+          f"p99 {p99 * 1000:.1f} ms, max {took[-1] * 1000:.1f} ms; uploads {[round(r[2], 2) for r in results]} s")
+    if kind == "longest-game":
+        assert [(status, body["verified"]) for status, body, _ in results] == [(200, True)] * 2
+    else:
+        assert [(status, body["code"], body["line"]) for status, body, _ in results] == \
+            [(400, "export_limit", 100_152)] * 2
+    assert len(took) >= 10 and p99 < 0.1

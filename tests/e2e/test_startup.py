@@ -106,3 +106,18 @@ def test_a_worker_without_redis_url_says_what_it_needs(tmp_path):
                             timeout=60)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "needs REDIS_URL" in result.stderr
+
+
+def test_serve_works_from_a_directory_holding_folders_named_like_its_packages(tmp_path):
+    """A clone of stich, say: `python -m` and gunicorn put the working directory on sys.path, and
+    these folders (no __init__.py: namespace packages) must not shadow the installed packages."""
+    for name in ("stich", "api", "domain", "workers", "eventstore"):
+        (tmp_path / name).mkdir()
+    port = free_port()
+    process, lines = serve(tmp_path, "--port", str(port))
+    try:
+        assert any("serving on" in line for line in lines), "".join(lines)
+        assert requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=5).json()["status"] == "ok"
+        assert requests.get(f"http://127.0.0.1:{port}/play", timeout=5).status_code == 200
+    finally:
+        stop(process)

@@ -143,7 +143,9 @@ def stored(url: str, game_id: str) -> dict[int, str]:
 def test_every_child_is_restarted_and_no_acknowledged_move_is_lost(serve):
     url, serve_pid = serve["url"], serve["process"].pid
     health = requests.get(url + "/v1/health", timeout=5).json()
-    assert health["components"]["workers"]["count"] == 1 and health["status"] == "ok"
+    # A bot worker of every lane and one for the interactive lane alone (workers/dispatch.py); serve
+    # reports up once one has registered, the other may still be starting
+    assert health["components"]["workers"]["count"] in (1, 2) and health["status"] == "ok"
     game_id = requests.post(url + "/v1/games", json={
         "game": "scharfe-schoten", "players": 3, "rules": {"rounds": 3},
         "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}, timeout=10).json()["id"]

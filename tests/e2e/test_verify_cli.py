@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -48,6 +49,8 @@ def test_verify_reads_stdin_and_fails_with_1_naming_the_event(finished_game):
     lines[20] = json.dumps(event)
     result = stich("verify", "-", stdin="\n".join(lines))
     assert result.returncode == 1 and f"FAIL  event {event['seq']}:" in result.stdout, result.stdout
+    # The report's first line counts what it read and checked, not zeros that look like an empty game.
+    assert "events read;" in result.stdout.splitlines()[0] and "check(s) held, then one failed" in result.stdout
 
 
 def test_verify_fails_with_1_naming_a_tampered_header(finished_game, tmp_path):
@@ -76,6 +79,24 @@ def test_unreadable_sources_exit_2_with_a_reason(server, tmp_path):
     assert unknown.returncode == 2 and "cannot fetch" in unknown.stderr
 
 
+def test_input_that_is_no_export_exits_2_and_says_nothing_was_checked(tmp_path):
+    for name, text in (("not-json.txt", "hello\n"), ("no-header.ndjson", '{"type": "GameCreated"}\n'),
+                       ("empty.ndjson", "")):
+        (tmp_path / name).write_text(text)
+        result = stich("verify", str(tmp_path / name))
+        assert result.returncode == 2, (name, result.stdout)
+        assert "not read as an export, so nothing was checked" in result.stdout.splitlines()[0]
+        assert "0 deal(s)" not in result.stdout and result.stdout.rstrip().endswith("NOT VERIFIED")
+
+
+def test_import_without_server_names_the_default_it_uses(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "stich.cli", "import", str(tmp_path / "nope.ndjson")],
+                            capture_output=True, text=True, timeout=60,
+                            env={k: v for k, v in os.environ.items() if k != "STICH_SERVER"})
+    assert result.returncode == 2 and "cannot read" in result.stderr
+    assert "into http://127.0.0.1:8000 (choose another with --server or STICH_SERVER)" in result.stderr
+
+
 def test_import_refuses_a_file_that_does_not_verify_and_sends_nothing(finished_game, tmp_path):
     api, game_id = finished_game
     lines = requests.get(f"{api}/games/{game_id}/export", timeout=10).text.splitlines()
@@ -84,5 +105,6 @@ def test_import_refuses_a_file_that_does_not_verify_and_sends_nothing(finished_g
     before = requests.get(f"{api}/games?status=finished&limit=1000", timeout=10).json()["games"]
     result = stich("import", str(forged), "--server", api.removesuffix("/v1"))
     assert result.returncode == 1 and "not imported" in result.stdout
+    assert f"into {api.removesuffix('/v1')} " in result.stderr  # it says which server it uses
     after = requests.get(f"{api}/games?status=finished&limit=1000", timeout=10).json()["games"]
     assert len(after) == len(before)

@@ -7,25 +7,27 @@ import pytest
 from rq import Queue, SimpleWorker
 
 from workers.bot_turn import play_bot_turn
-from workers.context import build_runtime
-from workers.dispatch import job_id
+from workers.context import build_runtime, runtime_from_environment
+from workers.dispatch import BULK, INTERACTIVE, LANES, SLOW, job_id, lane_queue, lane_queues
 
 
 @pytest.fixture
 def runtime(redis_url, monkeypatch):
-    """A runtime whose queue is this test's own; jobs run by an in-process worker
-    build their handler from the same environment a real worker reads."""
-    import workers.context
+    """A runtime whose queue is this test's own; jobs run by an in-process worker use a
+    runtime of their own, built from the same environment a real worker reads."""
+    import workers.runtime
 
     queue_name = "test-bots-" + secrets.token_hex(4)
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("STICH_QUEUE", queue_name)
-    monkeypatch.setattr(workers.context, "_runtime", None)
+    monkeypatch.setattr(workers.runtime, "_current", None)
+    workers.runtime.install(runtime_from_environment())
     return build_runtime(redis_url, bots="rq", queue_name=queue_name)
 
 
 def drain(runtime):
-    worker = SimpleWorker([runtime.queue], connection=runtime.queue.connection, serializer=runtime.queue.serializer)
+    worker = SimpleWorker(lane_queues(runtime.queue), connection=runtime.queue.connection,
+                          serializer=runtime.queue.serializer)
     worker.work(burst=True, logging_level="ERROR")
 
 
@@ -44,7 +46,7 @@ def test_due_bots_get_one_job_each_with_a_deterministic_id(runtime):
     assert outcome.loaded.state.status == "waiting"
     runtime.handler.execute(game_id, None, {"type": "take_seat", "seat": 0})
     seq = runtime.handler.load(game_id).seq
-    queued = set(runtime.queue.job_ids)
+    queued = set(lane_queue(runtime.queue, INTERACTIVE).job_ids)  # a person plays here
     # Predictions are simultaneous: both bots are due at once.
     assert {job_id(game_id, seq, 1), job_id(game_id, seq, 2)} <= queued
 
@@ -83,3 +85,58 @@ def test_same_job_enqueued_twice_makes_one_move(runtime):
     drain(runtime)
     events = runtime.store.read(game_id, after=seq)
     assert [e.data.get("seat") for e in events if e.type == "PredictionMade"].count(1) == 1
+
+
+def queued_in(runtime, lane):
+    return set(lane_queue(runtime.queue, lane).job_ids)
+
+
+def test_a_turn_goes_to_the_lane_of_who_waits_for_it(runtime):
+    """Games with a person: interactive, or slow for a long search; bot-only games: bulk (the base queue)."""
+    def started(seats):
+        game_id = runtime.handler.create("scharfe-schoten", len(seats), {}, seats, None).game_id
+        for seat, spec in enumerate(seats):
+            if spec["kind"] == "human":
+                runtime.handler.execute(game_id, None, {"type": "take_seat", "seat": seat})
+        return game_id, runtime.handler.load(game_id).seq
+
+    quick, quick_seq = started([{"kind": "human"}, {"kind": "bot"}, {"kind": "bot", "bot": "search"}])
+    slow, slow_seq = started([{"kind": "human"}, {"kind": "bot", "bot": "search", "budget_ms": 2000},
+                              {"kind": "bot", "bot": "search", "budget_ms": 300}])
+    bots, bots_seq = started([{"kind": "bot", "bot": "search", "budget_ms": 2000}, {"kind": "bot"},
+                              {"kind": "bot", "bot": "heuristic"}])
+    interactive, long_searches, bulk = (queued_in(runtime, lane) for lane in (INTERACTIVE, SLOW, BULK))
+    assert {job_id(quick, quick_seq, 1), job_id(quick, quick_seq, 2)} <= interactive  # 150 ms: the default
+    assert job_id(slow, slow_seq, 1) in long_searches and job_id(slow, slow_seq, 2) in interactive
+    assert {job_id(bots, bots_seq, seat) for seat in range(3)} <= bulk
+    assert not {quick, slow} & {j.split("-")[1] for j in bulk}
+    assert runtime.queue.name == lane_queue(runtime.queue, BULK).name  # jobs that name no lane: bulk
+
+
+def test_a_worker_takes_a_persons_turn_before_queued_bot_only_work(runtime):
+    """The bulk lane is full (a bot-only game's turns queued first); a worker of every lane still takes
+    the person's game's turn first, and an interactive-only worker never touches the bulk lane."""
+    bots = runtime.handler.create("scharfe-schoten", 3, {}, [{"kind": "bot"}] * 3, None).game_id
+    bots_seq = runtime.handler.load(bots).seq
+    person = runtime.handler.create("scharfe-schoten", 3, {}, [{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}],
+                                    None).game_id
+    runtime.handler.execute(person, None, {"type": "take_seat", "seat": 0})
+    runtime.handler.execute(person, None, {"type": "take_seat", "seat": 2})
+    person_seq = runtime.handler.load(person).seq
+    assert job_id(bots, bots_seq, 0) in queued_in(runtime, BULK)
+
+    job, queue = Queue.dequeue_any(lane_queues(runtime.queue), None, connection=runtime.queue.connection,
+                                   serializer=runtime.queue.serializer)  # what a worker of every lane pops
+    assert (job.id, queue.name) == (job_id(person, person_seq, 1), lane_queue(runtime.queue, INTERACTIVE).name)
+    lane_queue(runtime.queue, INTERACTIVE).enqueue_job(job)  # put back, for the reserved worker below
+
+    reserved = SimpleWorker(lane_queues(runtime.queue, (INTERACTIVE,)), connection=runtime.queue.connection,
+                            serializer=runtime.queue.serializer)
+    reserved.work(burst=True, logging_level="ERROR")
+    assert runtime.store.seq(person) > person_seq  # the person's bot moved
+    assert runtime.store.seq(bots) == bots_seq and job_id(bots, bots_seq, 0) in queued_in(runtime, BULK)
+
+    order = [q.name for q in lane_queues(runtime.queue, (BULK, INTERACTIVE, SLOW))]
+    assert order == [lane_queue(runtime.queue, lane).name for lane in LANES]  # priority order, however named
+    with pytest.raises(ValueError):
+        lane_queues(runtime.queue, ("urgent",))

@@ -12,8 +12,9 @@ import time
 import pytest
 
 from workers.context import build_runtime
-from workers.dispatch import job_id
-from workers.sweeper import Sweeper, sweep_after
+from workers.dispatch import INTERACTIVE, job_id, lane_queue
+from workers.dispatch import sweep_after
+from workers.sweeper import Sweeper
 
 
 def start_worker(redis_url, queue, think_ms):
@@ -43,9 +44,10 @@ def test_worker_killed_mid_turn_the_turn_is_redriven_once(redis_url):
         runtime.handler.execute(game_id, None, {"type": "take_seat", "seat": 1})  # starts: the bot must predict
         due_at = time.monotonic()
         deadline = time.monotonic() + 10
-        while runtime.queue.count and time.monotonic() < deadline:
+        lane = lane_queue(runtime.queue, INTERACTIVE)  # a game with a person in it
+        while lane.count and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert runtime.queue.count == 0, "the worker never picked up the bot turn"
+        assert lane.count == 0, "the worker never picked up the bot turn"
         time.sleep(0.3)
         seq_before = runtime.store.seq(game_id)
         victim.send_signal(signal.SIGKILL)
@@ -84,9 +86,10 @@ def test_sweeper_leaves_fresh_turns_alone_and_redrives_overdue_ones(redis_url):
     runtime.handler.execute(game_id, None, {"type": "take_seat", "seat": 0})
     seq = runtime.store.seq(game_id)
     sweeper = Sweeper(runtime.handler, runtime.schedule, runtime.queue, idle_after=3)
-    first_jobs = set(runtime.queue.job_ids)
+    lane = lane_queue(runtime.queue, INTERACTIVE)  # a game with a person in it: re-driven in its lane
+    first_jobs = set(lane.job_ids)
     assert sweeper.sweep_once() == 0  # due, but not yet overdue
-    assert set(runtime.queue.job_ids) == first_jobs
+    assert set(lane.job_ids) == first_jobs
     assert sweeper.sweep_once(now=time.time() + 120) == 2
-    redriven = set(runtime.queue.job_ids) - first_jobs
+    redriven = set(lane.job_ids) - first_jobs
     assert sorted(j.split("-r")[0] for j in redriven) == [job_id(game_id, seq, 1), job_id(game_id, seq, 2)]

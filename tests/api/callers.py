@@ -1,0 +1,171 @@
+"""The world the authorization matrix (``test_authorization_matrix.py``) runs in, and its callers.
+
+A server configured as a deployment with a tournament backend is: an operator key
+(``STICH_API_KEYS``), bot turns played inline so a test sees them at once, no rate limits.
+Built once per module, through the API only:
+
+* ``game``: Scharfe Schoten, seats 0 and 1 human and taken, seat 2 a bot; both humans are to
+  predict, so either seat's command is legal.
+* ``other_game``: another game with its seat 0 taken — that token is "another table's seat".
+* ``superseded_game``: a clocked game whose seat 0 timed out, was abandoned and was taken again:
+  the seat's first token is superseded (``SeatReclaimed``; README "Turn deadlines").
+* ``export``: the export of a finished all-bot game, a valid upload for verify and import.
+* ``tournament``: one human participant (joined) and two bots, started; the human's table seat
+  is free until the participant asks for it.
+* ``seat_tournament``: the same again; the ``takeSeat`` cells try its table's free human seat.
+* ``open_tournament``: 15 human slots, nobody joined: each caller joins a slot of its own.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+import pytest
+
+from domain.clock import iso, millis
+from workers.deadline import time_out_turn
+
+OPERATOR_KEY = "op_" + secrets.token_urlsafe(24)
+
+# Every kind of caller, in the matrix's column order.
+CALLERS = (
+    "none",               # no credential at all
+    "spectator",          # reads a game it does not sit in; the API has no spectator credential
+    "this_seat",          # seat 0's own token
+    "other_seat",         # seat 1's token, same game
+    "other_table",        # a seat token of another game
+    "superseded",         # seat 0's first token in the game whose seat 0 was abandoned and retaken
+    "participant",        # the tournament's human participant's token
+    "organizer",          # the tournament's organizer's token
+    "operator",           # X-API-Key: one of the server's operator keys
+    "forged_key",         # X-API-Key of the right shape that is none of the server's keys
+    "forged_random",      # a bearer token of the right shape that nobody was ever given
+    "forged_near",        # this seat's token with its last character changed
+    "malformed",          # an Authorization header that is not 'Bearer <token>'
+)
+
+SCHOTEN = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}}
+HUMAN, BOT = {"kind": "human"}, {"kind": "bot", "bot": "random"}
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def operator() -> dict:
+    return {"X-API-Key": OPERATOR_KEY}
+
+
+def near(token: str) -> str:
+    return token[:-1] + ("A" if token[-1] != "A" else "B")
+
+
+@dataclass(frozen=True)
+class World:
+    game: str
+    seat_tokens: dict[int, str]
+    other_game: str
+    other_token: str
+    superseded_game: str
+    superseded_token: str
+    export: str
+    tournament: str
+    organizer: str
+    participant: str
+    seat_tournament: str
+    seat_table: str  # seat_tournament's table game
+    seat_table_seat: int  # the human participant's (free) seat there
+    open_tournament: str
+
+    def headers(self, caller: str) -> dict:
+        """What ``caller`` sends: its credential, if it has one."""
+        return {
+            "none": {},
+            "spectator": {},
+            "this_seat": bearer(self.seat_tokens[0]),
+            "other_seat": bearer(self.seat_tokens[1]),
+            "other_table": bearer(self.other_token),
+            "superseded": bearer(self.superseded_token),
+            "participant": bearer(self.participant),
+            "organizer": bearer(self.organizer),
+            "operator": operator(),
+            "forged_key": {"X-API-Key": "op_" + secrets.token_urlsafe(24)},
+            "forged_random": bearer("st_" + secrets.token_urlsafe(24)),
+            "forged_near": bearer(near(self.seat_tokens[0])),
+            "malformed": {"Authorization": f"Token {self.seat_tokens[0]}"},
+        }[caller]
+
+    def game_of(self, caller: str) -> str:
+        """The game a caller's request names: a superseded token is tried on its own game."""
+        return self.superseded_game if caller == "superseded" else self.game
+
+    def seat_of(self, caller: str) -> int | None:
+        return {"this_seat": 0, "other_seat": 1}.get(caller)
+
+
+def created(response) -> dict:
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def new_game(client, seats, **extra) -> str:
+    return created(client.post("/v1/games", json={**SCHOTEN, "seats": seats, **extra}, headers=operator()))["id"]
+
+
+def take(client, game_id: str, seat: int) -> str:
+    return created(client.post(f"/v1/games/{game_id}/seats/{seat}"))["token"]
+
+
+def superseded_seat(app, client) -> tuple[str, str]:
+    """A clocked game whose seat 0 times out once (abandoned at once) and is taken again; the
+    handler's clock is set so that the deadline has passed, as the deadline worker would see it."""
+    handler = app.extensions["stich"].handler
+    now = [int(millis(handler.clock()))]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(handler, "clock", lambda: iso(now[0]))
+        patch.setattr("workers.deadline.time.time", lambda: now[0] / 1000)
+        game_id = new_game(client, [HUMAN, HUMAN, BOT], clock={"per_move_s": 1, "abandon_after": 1})
+        first = take(client, game_id, 0)
+        take(client, game_id, 1)
+        seat0 = client.get(f"/v1/games/{game_id}").get_json()["clock"]["seats"][0]
+        now[0] = millis(seat0["deadline_at"])
+        assert time_out_turn(game_id, 0, handler.load(game_id).seq, handler=handler) == "timed out"
+        assert client.get(f"/v1/games/{game_id}").get_json()["clock"]["seats"][0]["abandoned"]
+        now[0] += 1000
+        take(client, game_id, 0)  # the seat's second holder: the first token is superseded
+    return game_id, first
+
+
+def started_tournament(client) -> tuple[str, str, str, dict]:
+    """(id, organizer token, participant token, its table) of a started one-table tournament."""
+    body = created(client.post("/v1/tournaments", headers=operator(), json={
+        "game": "scharfe-schoten", "players": 3, "rounds": 1, "deals_per_table": 1,
+        "participants": [HUMAN, BOT, BOT]}))
+    tid = body["id"]
+    participant = created(client.post(f"/v1/tournaments/{tid}/participants/0"))["token"]
+    started = client.post(f"/v1/tournaments/{tid}/start", headers=bearer(body["token"]))
+    assert started.status_code == 200, started.get_json()
+    table = started.get_json()["schedule"][0]["tables"][0]
+    assert table["game_id"], table
+    return tid, body["token"], participant, table
+
+
+def build_world(app, client) -> World:
+    game = new_game(client, [HUMAN, HUMAN, BOT])
+    tokens = {0: take(client, game, 0), 1: take(client, game, 1)}
+    other_game = new_game(client, [HUMAN, BOT, BOT])
+    other_token = take(client, other_game, 0)
+    superseded_game, superseded_token = superseded_seat(app, client)
+    finished = new_game(client, [BOT, BOT, BOT])
+    assert client.get(f"/v1/games/{finished}").get_json()["status"] == "finished"
+    export = client.get(f"/v1/games/{finished}/export").get_data(as_text=True)
+    tid, organizer, participant, _ = started_tournament(client)
+    seat_tid, _, _, table = started_tournament(client)
+    open_tid = created(client.post("/v1/tournaments", headers=operator(), json={
+        "game": "scharfe-schoten", "players": 3, "rounds": 1, "deals_per_table": 1,
+        "participants": [HUMAN] * 15}))["id"]
+    return World(game=game, seat_tokens=tokens, other_game=other_game, other_token=other_token,
+                 superseded_game=superseded_game, superseded_token=superseded_token, export=export,
+                 tournament=tid, organizer=organizer, participant=participant, seat_tournament=seat_tid,
+                 seat_table=table["game_id"], seat_table_seat=table["participants"].index(0),
+                 open_tournament=open_tid)

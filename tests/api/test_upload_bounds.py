@@ -1,0 +1,152 @@
+"""Uploads (``POST /v1/verify``, ``POST /v1/imports``) cost a bounded amount: the bounds of an
+export's lines, each refused at the first line past it as a 400 naming the line and the bound;
+an import stored once per head and counted against a storage quota; and body framing errors
+from gunicorn answered as 400 problems, not 500s."""
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from gunicorn.http.errors import InvalidChunkSize
+
+from .play import new_game, play_to_end
+
+NDJSON = "application/x-ndjson"
+# As openapi.yaml documents them (audit.BOUNDS): lines is the header, the 100,000-event ceiling and one command.
+BOUNDS = {"lines": 100_151, "line_chars": 262_144, "depth": 16, "string_chars": 256, "keys": 64}
+
+
+@pytest.fixture(scope="module")
+def export_text(app):
+    client = app.test_client()
+    game_id, tokens = new_game(client, game="scharfe-schoten", players=3, rules={"rounds": 1})
+    play_to_end(client, game_id, tokens, rng=random.Random(5))
+    return client.get(f"/v1/games/{game_id}/export").get_data(as_text=True)
+
+
+def header_of(text: str) -> dict:
+    return json.loads(text.split("\n", 1)[0])
+
+
+@pytest.mark.parametrize("route", ["/v1/verify", "/v1/imports"])
+@pytest.mark.parametrize("case", ["deep", "long-string", "long-line", "many-keys", "many-lines"])
+def test_an_upload_past_a_bound_is_a_400_naming_the_line_and_the_bound(client, export_text, route, case):
+    header = header_of(export_text)
+    body, line, bound = {
+        # 30,000 nested brackets: json.loads alone raises RecursionError (a 500 before the bounds)
+        "deep": (json.dumps(header) + "\n" + "[" * 30_000 + "]" * 30_000 + "\n", 2, "depth"),
+        "long-string": (json.dumps({**header, "stich": "x" * 1000}) + "\n", 1, "string_chars"),
+        # the reported 7.5 MB `stich` label in the header
+        "long-line": (json.dumps({**header, "stich": "x" * 7_500_000}) + "\n", 1, "line_chars"),
+        "many-keys": (json.dumps(header) + "\n" + json.dumps({f"k{i}": i for i in range(65)}) + "\n", 2, "keys"),
+        "many-lines": (json.dumps(header) + "\n" + "{}\n" * 2_500_000, BOUNDS["lines"] + 1, "lines"),
+    }[case]
+    problem = client.post(route, data=body, content_type=NDJSON)
+    assert problem.status_code == 400, problem.get_data(as_text=True)[:300]
+    assert problem.mimetype == "application/problem+json"
+    answer = problem.get_json()
+    assert (answer["code"], answer["line"], answer["bound"]) == ("export_limit", line, bound)
+    assert answer["limit"] == BOUNDS[bound] and f"line {line}:" in answer["detail"]
+
+
+def stored_games(redis_client) -> int:
+    return sum(1 for _ in redis_client.scan_iter("stich:{g:*}:events", count=1000))
+
+
+def test_an_export_imported_twice_is_stored_once_and_answers_the_first_game(client, export_text, redis_client):
+    first = client.post("/v1/imports", data=export_text, content_type=NDJSON)
+    assert first.status_code == 201, first.get_json()
+    games = stored_games(redis_client)
+    for _ in range(3):
+        again = client.post("/v1/imports", data=export_text, content_type=NDJSON)
+        assert again.status_code == 200, again.get_json()
+        assert again.get_json()["id"] == first.get_json()["id"]
+        assert again.headers["Content-Location"] == f"/v1/games/{first.get_json()['id']}"
+        assert again.get_json()["imported_from"] == header_of(export_text)["game_id"]
+    assert stored_games(redis_client) == games  # nothing stored again
+    # and the imported copy's own export (the same head) answers the same game
+    copy = client.get(f"/v1/games/{first.get_json()['id']}/export").get_data(as_text=True)
+    assert client.post("/v1/imports", data=copy, content_type=NDJSON).get_json()["id"] == first.get_json()["id"]
+
+
+def test_imports_count_against_a_storage_quota_per_address(redis_url):
+    from api import create_app
+    from api.quotas import Quotas
+
+    app = create_app(redis_url, bots="inline", quotas=Quotas(import_bytes=60_000))
+    client = app.test_client()
+    address = {"REMOTE_ADDR": f"10.9.{random.randrange(256)}.{random.randrange(256)}"}
+    texts = []
+    for seed in (11, 12, 13):
+        game_id, tokens = new_game(client, game="scharfe-schoten", players=3, rules={"rounds": 1})
+        play_to_end(client, game_id, tokens, rng=random.Random(seed))
+        texts.append(client.get(f"/v1/games/{game_id}/export").get_data(as_text=True))
+    assert all(20_000 < len(t.encode()) < 30_000 for t in texts), [len(t) for t in texts]
+    forged = texts[2].replace('"complete":true', '"complete":false', 1)
+    # an export that does not verify is given back: it stored nothing
+    assert client.post("/v1/imports", data=forged, environ_base=address).status_code == 422
+    assert client.post("/v1/imports", data=texts[0], environ_base=address).status_code == 201
+    assert client.post("/v1/imports", data=texts[0], environ_base=address).status_code == 200  # stored nothing
+    assert client.post("/v1/imports", data=texts[1], environ_base=address).status_code == 201
+    refused = client.post("/v1/imports", data=texts[2], environ_base=address)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "import_quota"
+    assert refused.get_json()["limit"] == 60_000 and int(refused.headers["Retry-After"]) > 0
+    other = {"REMOTE_ADDR": "10.8.0.1"}
+    assert client.post("/v1/imports", data=texts[2], environ_base=other).status_code == 201
+
+
+class BrokenChunks(io.RawIOBase):
+    """A request body as gunicorn reads a chunk size of ``zz``."""
+
+    def read(self, size=-1):
+        raise InvalidChunkSize(b"zz")
+
+    readline = read
+
+
+class Response:
+    closed = False
+
+    def force_close(self):
+        self.closed = True
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_a_framing_error_while_reading_the_body_is_a_400_problem(app, guarded):
+    """gunicorn raises InvalidChunkSize from inside the application's read; unguarded it reached
+    the catch-all as a 500."""
+    server_response = Response()
+    captured = {}
+
+    def start_response(status, headers, exc_info=None):
+        captured["status"], captured["headers"] = status, dict(headers)
+
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/v1/games", "SERVER_NAME": "stich", "SERVER_PORT": "80",
+               "wsgi.url_scheme": "http", "wsgi.input": BrokenChunks(), "wsgi.input_terminated": True,
+               "CONTENT_TYPE": "application/json", "HTTP_TRANSFER_ENCODING": "chunked", "REMOTE_ADDR": "10.7.0.1",
+               "wsgi.errors": io.StringIO()}
+    if guarded:
+        from stich.web_worker import guard_framing  # inside: the unguarded case runs without it
+
+        wrapped = guard_framing(app)
+    else:
+        wrapped = app
+    body = json.loads(b"".join(wrapped(environ, StartResponse(start_response, server_response))))
+    if not guarded:
+        assert captured["status"].startswith("500")
+        return
+    assert captured["status"].startswith("400") and captured["headers"]["Content-Type"] == "application/problem+json"
+    assert body["code"] == "bad_request" and "Invalid chunk size" in body["detail"]
+    assert server_response.closed  # the connection closes: the next request's start is unknown
+
+
+class StartResponse:
+    """A callable with ``__self__``, like gunicorn's bound ``Response.start_response``."""
+
+    def __init__(self, function, response):
+        self.function, self.__self__ = function, response
+
+    def __call__(self, *args):
+        return self.function(*args)
