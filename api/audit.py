@@ -173,7 +173,7 @@ def verify():
 
 @exports.post("/imports")
 def import_game():
-    operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER))
+    operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER), "importing a game")
     limit_writes()
     raw = uploaded_body()
     with upload_turn():
@@ -183,7 +183,9 @@ def import_game():
 def import_upload(raw: bytes, operator: bool):
     pace = Pacer()
     records = uploaded_records(raw, pace)
-    embargo().refuse_import(records[0].get("game_id"))  # a running duplicate round's table stays unpublished
+    created = records[1].get("data") if len(records) > 1 and isinstance(records[1].get("data"), dict) else {}
+    # A running duplicate round's table stays unpublished, whatever the header calls it.
+    embargo().refuse_import(records[0].get("game_id"), created.get("seed_sha256"))
     if not operator:
         quotas().check_create(request.remote_addr, runtime().index.statuses)
     # Counted before the work and given back unless a game is stored: the bytes of a day's imports.

@@ -37,7 +37,8 @@ def bearer_token(required: bool, credential: str = "the seat token") -> str | No
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "missing_token", "the Authorization header must be 'Bearer <token>'", headers=CHALLENGE)
+        raise Problem(401, "missing_token", f"send {credential} as 'Authorization: Bearer <token>'; this "
+                      "Authorization header is not of that form", headers=CHALLENGE)
     return token.strip()
 
 

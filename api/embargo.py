@@ -69,11 +69,16 @@ class Embargo:
                                             "still be playing: only its own seats can read it until the round "
                                             "has finished")
 
-    def refuse_import(self, game_id: str | None) -> None:
-        """An export named after a table of a running duplicate round is not imported (a 403):
-        the imported game would be public, and so would the deals the round still plays."""
-        if not isinstance(game_id, str) or not game_id:
-            return
+    def refuse_import(self, game_id: str | None, seed_sha256: str | None = None) -> None:
+        """An export of a table of a running duplicate round is not imported (a 403): the imported
+        game would be public, and so would the deals the round still plays. The table is found by
+        the header's ``game_id`` and, since a header is only a label, by the seed commitment of its
+        GameCreated, which the hash chain covers."""
+        committed = runtime().tournaments.table_committed_to(seed_sha256) if seed_sha256 else None
+        for candidate in dict.fromkeys(i for i in (committed, game_id) if isinstance(i, str) and i):
+            self._refuse_table_import(candidate)
+
+    def _refuse_table_import(self, game_id: str) -> None:
         tournament_id = self.tournament_of(game_id)
         if tournament_id and self.embargoed(tournament_id, game_id):
             raise Problem(403, "embargoed", f"game {game_id} is a table of a duplicate round other tables may "

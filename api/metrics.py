@@ -18,6 +18,8 @@ from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry,
                                generate_latest, multiprocess)
 from prometheus_client.core import GaugeMetricFamily
 
+from workers.dispatch import LANES, lane_queues
+
 from workers.metrics import BOT_TURN_SECONDS, BUCKETS, MOVES  # noqa: F401  (written by the bot workers too)
 
 REQUESTS = Counter("stich_http_requests", "HTTP requests answered, by route, method and status",
@@ -30,15 +32,17 @@ STORE_ERRORS = Counter("stich_store_errors", "Requests answered 503 because the 
 
 
 class QueueDepth:
-    """Read at scrape time: bot turns waiting in the queue (not a sample any process writes)."""
+    """Read at scrape time: bot jobs waiting in each lane's queue (not a sample any process writes)."""
 
     def __init__(self, queue):
         self.queue = queue
 
     def collect(self):
-        family = GaugeMetricFamily("stich_bot_queue_depth", "Bot turns waiting in the RQ queue")
+        family = GaugeMetricFamily("stich_bot_queue_depth", "Bot jobs waiting in the RQ queues, by lane",
+                                   labels=["lane"])
         try:
-            family.add_metric([], self.queue.count)
+            for lane, queue in zip(LANES, lane_queues(self.queue)):
+                family.add_metric([lane], queue.count)
         except Exception:  # the queue's Redis is down: health says so; the scrape still answers
             return
         yield family

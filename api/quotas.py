@@ -122,14 +122,15 @@ class QuotaKeeper:
             found |= hmac.compare_digest(presented.encode(), key.encode())
         return found
 
-    def require_key_to_create(self, presented: str | None) -> bool:
-        """True when the caller holds an operator key; raises when keys are configured and it does not."""
+    def require_key_to_create(self, presented: str | None, what: str = "creating a game") -> bool:
+        """True when the caller holds an operator key; raises when keys are configured and it does not.
+        ``what``: what the route does, for the refusal's detail."""
         if self.operator(presented):
             return True
         if self.quotas.api_keys:
             if not presented:
-                raise Problem(401, "missing_api_key", f"creating a game on this server needs an {API_KEY_HEADER}")
-            raise Problem(403, "invalid_api_key", f"the {API_KEY_HEADER} is not one of this server's keys")
+                raise Problem(401, "missing_api_key", f"{what} on this server needs an operator key in {API_KEY_HEADER}")
+            raise Problem(403, "invalid_api_key", f"the {API_KEY_HEADER} is not one of this server's operator keys")
         return False
 
     # -- creation ------------------------------------------------------------

@@ -110,7 +110,7 @@ def rule_problem(exc: RuleViolation) -> Problem:
 
 @tournaments.post("/tournaments")
 def create_tournament():
-    operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER))
+    operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER), "creating a tournament")
     limit_writes()
     raw = json_body()
     if not isinstance(raw, dict):

@@ -91,7 +91,8 @@ def check_generation(state: TableState, seat: int | None, generation: int) -> No
         raise SeatReclaimedByOther(f"seat {seat} was taken again with a new token; this token no longer plays it")
     if state.clocks and state.clocks[seat].abandoned:
         raise SeatReclaimedByOther(f"seat {seat} was abandoned after timing out and a bot plays it; take the seat "
-                                   "again (POST /v1/games/{id}/seats/{seat}) for a new token")
+                                   "again for a new token (POST /v1/games/{id}/seats/{seat}; at a tournament's "
+                                   "table, POST /v1/tournaments/{id}/participants/{n}/seat)")
 
 
 def utc_now() -> str:

@@ -34,6 +34,18 @@ from domain.scharwenzel.bots.outcome import side_value
 from domain.scharwenzel.scoring import side_of
 from domain.table import BOT_KINDS, DEFAULT_BUDGET_MS, Table
 
+from .help_formatter import HelpFormatter
+
+DESCRIPTION = """\
+Bot kinds against each other on duplicate deals, with 95% confidence intervals.
+
+Each deal (one seed, so the same cards) is played twice: kind A on the even seats and
+B on the odd ones, then the other way round, so that each kind holds every hand and
+the luck of the deal cancels. Per deal the result is A's mean score minus B's; the
+report gives its mean over all deals with a 95% confidence interval. In Scharwenzel
+the even and odd seats are the two sides. A search bot thinks within --budget-ms.
+It writes a JSON report (and, with matplotlib, a PNG plot) to --out."""
+
 # One deal of each game, four players: the shortest game each game allows.
 SHORT_RULES = {"schafkopf": {"deals": 1}, "scharwenzel": {"deals": 1}, "scharfe-schoten": {"rounds": 1}}
 
@@ -152,19 +164,23 @@ def plot(report: dict, path: Path) -> bool:
     return True
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="stich arena", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", required=True, choices=sorted(SHORT_RULES))
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="stich arena", description=DESCRIPTION, formatter_class=HelpFormatter)
+    parser.add_argument("--game", required=True, choices=sorted(SHORT_RULES), help="the game to play")
     parser.add_argument("--kinds", default="random,heuristic,search",
-                        help="the ladder, weakest first; each kind plays the next (default random,heuristic,search)")
-    parser.add_argument("--deals", type=int, default=500, help="duplicate deals per comparison (default 500)")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--rules", default=None, help="rules as JSON (default: one deal)")
+                        help="the ladder, weakest first; each kind plays the next")
+    parser.add_argument("--deals", type=int, default=500, help="duplicate deals per comparison")
+    parser.add_argument("--players", type=int, default=4, help="players at the table")
+    parser.add_argument("--rules", default=None, help="rules as JSON (default: one deal of the game)")
     parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="a search bot's budget per decision")
     parser.add_argument("--procs", type=int, default=os.cpu_count() or 1, help="parallel processes")
     parser.add_argument("--seed", default="stich", help="the deals' base seed (same seed, same deals)")
     parser.add_argument("--out", default="arena-results", help="directory for the JSON report and the PNG plot")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in BOT_KINDS]

@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 from .auditor import AuditError, import_export, verify_export
+from .help_formatter import HelpFormatter
 from .redis_server import PrivateRedis
 from .supervisor import Supervisor, private_server, process
 from .web_worker import CONNECTIONS, PACKAGE_ROOT, gunicorn_argv, raise_open_files_limit
@@ -72,7 +73,9 @@ def serve(args: argparse.Namespace) -> int:
             print("stich: the HTTP server did not answer within 30 s (its own output, if any, is above)",
                   file=sys.stderr)
             return 1
-        print(f"stich: serving on {url}/v1  (API docs: {url}/docs; Ctrl-C stops)", flush=True)
+        # One line: whoever waits for "serving on" has every address with it.
+        print(f"stich: serving on {url}/v1 (play in a browser: {url}/play; API docs: {url}/docs; Ctrl-C stops)",
+              flush=True)
         down = [name for name, part in health.get("components", {}).items() if part.get("status") == "down"]
         if down:  # e.g. --workers 0 and no worker of its own yet: the API serves, bots wait
             print(f"stich: not yet up: {', '.join(down)} (see {url}/v1/health)", file=sys.stderr, flush=True)
@@ -146,15 +149,19 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def import_game(args: argparse.Namespace) -> int:
-    return import_export(args.source, args.server, args.api_key)
+    return import_export(args.source, args.server, args.api_key or os.environ.get("STICH_API_KEY"))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="stich", description="stich game server")
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="stich", description="stich game server", formatter_class=HelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    p_serve = sub.add_parser("serve", help="run the HTTP API, a bot worker and (without REDIS_URL) a private Redis")
-    p_serve.add_argument("--host", default="127.0.0.1")
-    p_serve.add_argument("--port", type=int, default=8000)
+    p_serve = sub.add_parser("serve", help="run the HTTP API, a bot worker and (without REDIS_URL) a private Redis",
+                             description="Run the HTTP API, the bot workers and, without REDIS_URL, a private "
+                                         "Redis-compatible server, and keep them running.",
+                             formatter_class=HelpFormatter)
+    p_serve.add_argument("--host", default="127.0.0.1",
+                         help="the address to listen on (0.0.0.0: every interface, for other machines)")
+    p_serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
     p_serve.add_argument("--workers", type=int, default=1, help="bot worker processes (every lane)")
     p_serve.add_argument("--interactive-workers", type=int, default=None,
                          help="bot workers for games with a human seat only (default 1, or 0 with --workers 0)")
@@ -162,28 +169,42 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--connections", type=int, default=CONNECTIONS,
                          help="open connections per HTTP worker, streams and long polls included")
     p_serve.add_argument("--data-dir", default=os.environ.get("STICH_DATA_DIR", ".stich-data"),
-                         help="where the private server keeps its append-only file (default: ./.stich-data)")
+                         help="where the private server keeps its append-only file and its log, relative to the "
+                              "working directory (also STICH_DATA_DIR)")
     p_serve.set_defaults(func=serve)
-    p_worker = sub.add_parser("worker", help="run a bot worker (needs REDIS_URL)")
+    p_worker = sub.add_parser("worker", help="run a bot worker (needs REDIS_URL)",
+                              description="Run a bot worker against the Redis in REDIS_URL (QUEUE_URL for the "
+                                          "queues, if another).", formatter_class=HelpFormatter)
     p_worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     p_worker.add_argument("--lanes", type=lanes, default=None,
                           help="the lanes to drain, always in the order interactive, slow, bulk: games with a "
                                "human seat, their long searches, bot-only games (default: all three)")
     p_worker.set_defaults(func=worker)
     p_verify = sub.add_parser("verify", help="check a game's export offline: hash chain, seed, deals, every "
-                              "command, scores (exit 0 verified, 1 not)")
+                              "command, scores (exit 0 verified, 1 not, 2 unreadable)",
+                              description="Check a game's export offline: hash chain, seed, deals, every command, "
+                                          "scores. Exit status 0: verified; 1: not; 2: unreadable (cannot be read, "
+                                          "or not an export).", formatter_class=HelpFormatter)
     p_verify.add_argument("source", help="an export file, - for stdin, or a URL (a game's URL means its export)")
     p_verify.add_argument("--head", help="a head hash you kept from the server: the chain must pass through it")
     p_verify.set_defaults(func=verify)
-    p_import = sub.add_parser("import", help="load a verified finished export into a server as a read-only game")
+    p_import = sub.add_parser("import", help="load a verified finished export into a server as a read-only game",
+                              description="Verify an export here, then load it into a server as a read-only "
+                                          "game (a second import of the same export answers the first game).",
+                              formatter_class=HelpFormatter)
     p_import.add_argument("source", help="an export file, - for stdin, or a URL")
     p_import.add_argument("--server", default=os.environ.get("STICH_SERVER", "http://127.0.0.1:8000"),
-                          help="the server to import into (default: $STICH_SERVER or http://127.0.0.1:8000)")
-    p_import.add_argument("--api-key", default=os.environ.get("STICH_API_KEY"),
-                          help="an operator key, if the server requires one to create games")
+                          help="the server to import into (also STICH_SERVER)")
+    p_import.add_argument("--api-key", default=None,  # read from the environment later: help never shows a key
+                          help="an operator key, if the server requires one to create games (also STICH_API_KEY)")
     p_import.set_defaults(func=import_game)
     sub.add_parser("arena", help="bot kinds against each other on duplicate deals (stich arena --help)",
                    add_help=False)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     if argv is None:
         argv = sys.argv[1:]
     if argv and argv[0] == "arena":  # its own parser: options, help and exit codes of its own

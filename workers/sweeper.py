@@ -149,10 +149,23 @@ class Sweeper:
                 added += 1
         return added
 
-    def backfill_unless_recent(self, index: GameIndex, holder: str) -> int | None:
-        """``backfill``, unless another worker started one within ``BACKFILL_QUIET_S``."""
-        if not self.schedule.reserve("backfill", BACKFILL_QUIET_S, holder):
-            return None
+    def backfill_unless_recent(self, index: GameIndex, holder: str, stop: threading.Event | None = None,
+                               retry_s: float = 1.0, give_up_after_s: float = 600.0) -> int | None:
+        """``backfill``, unless another worker started one within ``BACKFILL_QUIET_S``. A worker that
+        starts while the store is down waits for it (up to ``give_up_after_s``, or until ``stop``)
+        instead of losing its pass."""
+        waited = 0.0
+        while True:
+            try:
+                if not self.schedule.reserve("backfill", BACKFILL_QUIET_S, holder):
+                    return None
+                break
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                if waited == 0.0:
+                    log.warning("the backfill waits for the store: %s", exc)
+                if waited >= give_up_after_s or (stop or threading.Event()).wait(retry_s):
+                    return None
+                waited += retry_s
         try:
             added = self.backfill(index)
         except Exception:  # a backfill must never take the worker down

@@ -73,6 +73,15 @@ class TournamentDesk:
         raw = self.redis.get(self._table_key(game_id))
         return raw.decode() if raw is not None else None
 
+    def _commitment_key(self, seed_sha256: str) -> str:
+        return f"{self.prefix}:table-commitment:{seed_sha256}"
+
+    def table_committed_to(self, seed_sha256: str) -> str | None:
+        """The table game whose GameCreated commits to ``seed_sha256``: an export names its game only
+        in a header anyone may relabel, but its commitment is covered by the hash chain."""
+        raw = self.redis.get(self._commitment_key(seed_sha256)) if isinstance(seed_sha256, str) else None
+        return raw.decode() if raw is not None else None
+
     def tournaments_of(self, game_ids: list[str]) -> list[str | None]:
         """``tournament_of`` each, in one round trip (a pipeline: the keys live in their games' slots)."""
         if not game_ids:
@@ -157,6 +166,8 @@ class TournamentDesk:
                                                          setup["seats"], setup["preset_deals"], commitment,
                                                          clock=setup["clock"]),
                                game_id=game_id)
+        # The table's seed commitment, so an import of it is known whatever its header says (api/embargo.py).
+        self.redis.set(self._commitment_key(self.games.load(game_id).state.seed_sha256), game_id)
         if setup["clock"]:
             # With turn deadlines the table starts at once: a participant who never asks for its seat's
             # token is on the clock like one who stops moving, and cannot hold up the round.

@@ -56,7 +56,7 @@ def run(burst: bool = False, lanes: tuple[str, ...] | None = None) -> None:
         threading.Thread(target=sweeper.run_forever, args=(interval, stop), daemon=True, name="sweeper").start()
         # Its own thread: a pass over many games must not hold up the sweeps.
         holder = f"{os.uname().nodename}:{os.getpid()}:{secrets.token_hex(4)}"
-        threading.Thread(target=sweeper.backfill_unless_recent, args=(runtime.index, holder), daemon=True,
+        threading.Thread(target=sweeper.backfill_unless_recent, args=(runtime.index, holder, stop), daemon=True,
                          name="backfill").start()
     # The worker blocks on the queue for up to its TTL; its connection must wait that long.
     url = os.environ.get("QUEUE_URL") or os.environ["REDIS_URL"]

@@ -8,7 +8,8 @@ key) is built once per module through the API (``callers.build_world``).
 
 Each cell asserts the status and, for a refusal, the problem ``code``, and holds them to the
 contract: the status must be one the operation lists, and a refusal's code must be named in that
-response's description. A refused write must change nothing (its target's ``seq``, or the newest
+response's description. A 401 or 403 must name, in its detail, the credential the route means (a
+seat token, the organizer's token, a participant token, an operator key). A refused write must change nothing (its target's ``seq``, or the newest
 game, is read before and after). All cells run and every wrong one is reported together.
 
 Decisions:
@@ -98,6 +99,8 @@ class Route:
     body: Callable | None = None  # (client, world, caller) -> keyword arguments of the request
     mark: Callable | None = None  # (client, world, caller) -> what a refusal must leave unchanged (a seq)
     then: Callable | None = None  # (response, world, caller) -> None: more checks of a 200
+    # The credential a refusal's detail must name (401 and 403): the one this route means.
+    credential: str | None = None
 
 
 def game(suffix: str = "") -> Callable[[World, str], str]:
@@ -166,11 +169,11 @@ MATRIX: dict[tuple[str, str], Route] = {
     ("GET", "/v1/health"): Route(fixed("/v1/health"), PUBLIC),
     ("GET", "/v1/games"): Route(fixed("/v1/games?limit=5"), PUBLIC),
     ("GET", "/v1/games/{id}"): Route(game(), PUBLIC),
-    ("GET", "/v1/games/{id}/view"): Route(game("/view"), SEAT_READ, then=viewer_is_callers),
-    ("GET", "/v1/games/{id}/events"): Route(game("/events"), SEAT_READ),
-    ("GET", "/v1/games/{id}/events/stream"): Route(game("/events/stream?timeout=0"), SEAT_READ),
-    ("GET", "/v1/games/{id}/export"): Route(game("/export"), SEAT_READ),
-    ("GET", "/v1/games/{id}/transcript"): Route(game("/transcript"), SEAT_READ),
+    ("GET", "/v1/games/{id}/view"): Route(game("/view"), SEAT_READ, then=viewer_is_callers, credential="seat"),
+    ("GET", "/v1/games/{id}/events"): Route(game("/events"), SEAT_READ, credential="seat"),
+    ("GET", "/v1/games/{id}/events/stream"): Route(game("/events/stream?timeout=0"), SEAT_READ, credential="seat"),
+    ("GET", "/v1/games/{id}/export"): Route(game("/export"), SEAT_READ, credential="seat"),
+    ("GET", "/v1/games/{id}/transcript"): Route(game("/transcript"), SEAT_READ, credential="seat"),
     ("POST", "/v1/verify"): Route(fixed("/v1/verify"), PUBLIC, body=upload),
     ("GET", "/v1/tournaments/{tournament_id}"): Route(tournament(), PUBLIC),
     ("GET", "/v1/tournaments/{tournament_id}/standings"): Route(tournament("/standings"), PUBLIC),
@@ -179,15 +182,17 @@ MATRIX: dict[tuple[str, str], Route] = {
                                                                     PUBLIC),
     # Starting a started tournament answers as the first start did: the organizer's cell changes nothing.
     ("POST", "/v1/tournaments/{tournament_id}/start"): Route(
-        tournament("/start"), tournament_credential("organizer", 200), mark=tournament_seq),
+        tournament("/start"), tournament_credential("organizer", 200), mark=tournament_seq,
+        credential="organizer's token"),
     ("POST", "/v1/games"): Route(
-        fixed("/v1/games"), OPERATOR_ONLY, mark=newest_game,
+        fixed("/v1/games"), OPERATOR_ONLY, mark=newest_game, credential="operator key",
         body=lambda client, world, caller: {"json": {**SCHOTEN, "seats": [{"kind": "human"}] * 3}}),
     ("POST", "/v1/tournaments"): Route(
-        fixed("/v1/tournaments"), OPERATOR_ONLY,
+        fixed("/v1/tournaments"), OPERATOR_ONLY, credential="operator key",
         body=lambda client, world, caller: {"json": {"game": "scharfe-schoten", "players": 3, "rounds": 1,
                                                      "deals_per_table": 1, "participants": [{"kind": "bot"}] * 3}}),
-    ("POST", "/v1/imports"): Route(fixed("/v1/imports"), OPERATOR_ONLY, body=upload, mark=newest_game),
+    ("POST", "/v1/imports"): Route(fixed("/v1/imports"), OPERATOR_ONLY, body=upload, mark=newest_game,
+                                   credential="operator key"),
     # Joining is open: whoever comes first holds the slot; each caller joins a slot of its own.
     ("POST", "/v1/tournaments/{tournament_id}/participants/{participant}"): Route(
         lambda world, caller: f"/v1/tournaments/{world.open_tournament}/participants/{CALLERS.index(caller)}",
@@ -195,10 +200,11 @@ MATRIX: dict[tuple[str, str], Route] = {
     ("POST", "/v1/games/{id}/seats/{seat}"): Route(
         lambda world, caller: f"/v1/games/{world.seat_table}/seats/{world.seat_table_seat}",
         answers(TOURNAMENT_SEAT),
-        mark=seat_table_seq),
+        mark=seat_table_seq, credential="participant"),
     ("POST", "/v1/tournaments/{tournament_id}/participants/{participant}/seat"): Route(
-        tournament("/participants/0/seat"), tournament_credential("participant", 201), mark=table_seq),
-    ("POST", "/v1/games/{id}/commands"): Route(game("/commands"), SEAT_WRITE, body=command, mark=game_seq),
+        tournament("/participants/0/seat"), tournament_credential("participant", 201), mark=table_seq,
+        credential="participant"),
+    ("POST", "/v1/games/{id}/commands"): Route(game("/commands"), SEAT_WRITE, body=command, mark=game_seq, credential="seat"),
 }
 
 
@@ -295,6 +301,10 @@ def test_every_caller_gets_the_documented_answer_on_every_route(keyed_app, world
             if got != wanted:
                 failures.append(f"{where}: expected {wanted}, got {got}")
                 continue
+            if route.credential and got.status in (401, 403):
+                detail = response.get_json()["detail"]
+                if route.credential not in detail:
+                    failures.append(f"{where}: the detail {detail!r} does not name the {route.credential!r}")
             if before is not None and route.mark(client, world, caller) != before:
                 failures.append(f"{where}: refused, yet it changed {route.mark.__name__} from {before!r}")
             if route.then and got.status == 200:

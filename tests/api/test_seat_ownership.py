@@ -261,6 +261,13 @@ def test_a_duplicate_rounds_results_and_exports_wait_for_the_round(client):
     upload = "\n".join([json.dumps(header)] + lines[1:]) + "\n"
     refused = client.post("/v1/imports", data=upload, content_type="application/x-ndjson")
     assert refused.status_code == 403 and refused.get_json()["code"] == "embargoed"
+    # ... nor the table's own events, as its seat reads them, under a header that names another game:
+    # the table is known by the seed commitment of its GameCreated, which no header can relabel
+    events = client.get(f"/v1/games/{early}/events?limit=500", headers=auth(early_tokens[0])).get_json()["events"]
+    relabelled = {**header, "game_id": other, "events": len(events)}
+    assembled = "\n".join([json.dumps(relabelled)] + [json.dumps(event) for event in events]) + "\n"
+    refused = client.post("/v1/imports", data=assembled, content_type="application/x-ndjson")
+    assert refused.status_code == 403 and refused.get_json()["code"] == "embargoed", refused.get_json()
     # When the round is over, everything is public
     play_table(client, late, late_tokens)
     summary = client.get(f"/v1/tournaments/{tid}").get_json()

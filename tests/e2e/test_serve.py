@@ -58,4 +58,4 @@ def test_one_human_and_two_worker_bots_play_to_the_end(server):
     assert samples[("stich_moves_total", game_label)] > samples[("stich_bot_turn_seconds_count", game_label)]
     assert samples[("stich_command_seconds_count", game_label)] > 0
     assert sum(v for (name, labels), v in samples.items() if name == "stich_http_requests_total") > 10
-    assert samples[("stich_bot_queue_depth", ())] >= 0
+    assert all(samples[("stich_bot_queue_depth", (("lane", lane),))] >= 0 for lane in ("interactive", "slow", "bulk"))

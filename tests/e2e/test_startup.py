@@ -54,6 +54,9 @@ def test_the_defaults_work_from_a_fresh_directory(tmp_path):
         data = tmp_path / ".stich-data"
         assert (data / "server.log").exists() and (data / "appendonlydir").is_dir()
         assert f"data in {data}" in "".join(lines)  # the absolute path, whatever the working directory
+        # The banner names every door a newcomer may want: the browser client, the API docs, the API.
+        banner = "".join(lines)
+        assert all(f"http://127.0.0.1:{port}{path}" in banner for path in ("/play", "/docs", "/v1")), banner
     finally:
         stop(process)
 

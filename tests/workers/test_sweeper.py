@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+import redis
 
 from eventstore.handler import Loaded
 from eventstore.schedule import Entry
@@ -220,3 +221,25 @@ def test_backfill_adds_the_due_turns_that_have_no_entry(runtime):
     assert sweeper.backfill(runtime.index) == 0  # entries already there are left as they are
     assert sweeper.backfill_unless_recent(runtime.index, "a") == 0
     assert sweeper.backfill_unless_recent(runtime.index, "b") is None  # one worker per quiet period
+
+
+def test_a_backfill_that_starts_while_the_store_is_down_waits_for_it(runtime, monkeypatch):
+    # Given a worker that starts while the store does not answer (twice), then does
+    sweeper = Sweeper(runtime.handler, runtime.schedule, runtime.queue, idle_after=0.0)
+    reserve, failures = runtime.schedule.reserve, []
+
+    def flaky_reserve(*args):
+        if len(failures) < 2:
+            failures.append(1)
+            raise redis.ConnectionError("the store is down")
+        return reserve(*args)
+
+    monkeypatch.setattr(runtime.schedule, "reserve", flaky_reserve)
+    # When its backfill starts, Then it waits and makes its pass instead of dying with the outage
+    assert sweeper.backfill_unless_recent(runtime.index, "w" + secrets.token_hex(2), retry_s=0.01) == 0
+    assert len(failures) == 2
+    # And a stop during the wait ends it quietly
+    failures.clear()
+    stop = threading.Event()
+    stop.set()
+    assert sweeper.backfill_unless_recent(runtime.index, "x", stop=stop, retry_s=0.01) is None
