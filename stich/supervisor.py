@@ -41,6 +41,9 @@ STEADY_AFTER_S = 5.0
 # because it was killed again a few seconds after a good start.
 STORE_STEADY_AFTER_S = 1.0
 HUNG_AFTER_S = 5 * PULSE_S  # no pulse for this long: hung (the pulse thread does nothing else)
+# Before its first pulse a worker is booting: imports and its runtime took over 6 s on this 2-core
+# machine while it was busy, and a worker killed for a slow boot only boots again, slower.
+FIRST_PULSE_WITHIN_S = 30.0
 STOP_WAIT_S = 10.0
 
 
@@ -65,28 +68,30 @@ class Supervised:
         self.started_at, self.started_wall = time.monotonic(), time.time()
         self._start()
 
-    def silent_for(self, wall: float) -> float:
-        """Seconds since the child's last pulse (or its start, before its first); 0 without a pulse file."""
+    def overdue_for(self, wall: float) -> float:
+        """Seconds the child has been silent past what it is allowed: since its last pulse less
+        ``HUNG_AFTER_S``, or, before its first, since its start less ``FIRST_PULSE_WITHIN_S``; it is
+        hung when this is above 0. 0 without a pulse file."""
         if self.pulse is None:
             return 0.0
         try:
-            last = max(self.pulse.stat().st_mtime, self.started_wall)
-        except OSError:  # not pulsed yet
-            last = self.started_wall
-        return max(0.0, wall - last)
+            last, allowed = max(self.pulse.stat().st_mtime, self.started_wall), HUNG_AFTER_S
+        except OSError:  # not pulsed yet: still booting
+            last, allowed = self.started_wall, FIRST_PULSE_WITHIN_S
+        return max(0.0, wall - last - allowed)
 
     def check(self, now: float, say: Callable[[str], None], wall: float | None = None) -> None:
         """Notice a death or a hang and schedule the restart; restart when it is due."""
         wall = time.time() if wall is None else wall
         if self.due is None:
             if self.alive():
-                silent = self.silent_for(wall)
-                if silent < HUNG_AFTER_S:
+                overdue = self.overdue_for(wall)
+                if overdue <= 0:
                     if now - self.started_at >= self.steady_after:
                         self.delay = FIRST_DELAY_S  # it ran well: its next death is not a crash loop
                     return
                 self.hangs += 1
-                say(f"{self.name} gave no sign of life for {silent:.0f}s; killing it")
+                say(f"{self.name} gave no sign of life in time ({overdue:.0f}s overdue); killing it")
                 self.kill()
             self.due = now + self.delay
             say(f"{self.name} exited; starting it again in {self.delay:g}s")

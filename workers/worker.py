@@ -43,13 +43,13 @@ def run(burst: bool = False, lanes: tuple[str, ...] | None = None) -> None:
     (workers/dispatch.py)."""
     level = os.environ.get("STICH_LOG_LEVEL", "WARNING")
     logging.basicConfig(level=level)
-    runtime = install(runtime_from_environment())  # the jobs this process runs take it from there
     stop = threading.Event()
+    if os.environ.get(PULSE_ENV):  # stich serve's supervisor watches it to find a hung worker: pulse from the start
+        threading.Thread(target=pulse_until, args=(os.environ[PULSE_ENV], stop), daemon=True, name="pulse").start()
+    runtime = install(runtime_from_environment())  # the jobs this process runs take it from there
     heartbeat = threading.Thread(target=beat_until, args=(runtime.queue.connection, stop), daemon=True,
                                  name="heartbeat")
     heartbeat.start()
-    if os.environ.get(PULSE_ENV):  # stich serve's supervisor watches it to find a hung worker
-        threading.Thread(target=pulse_until, args=(os.environ[PULSE_ENV], stop), daemon=True, name="pulse").start()
     if not burst:
         sweeper = Sweeper(runtime.handler, runtime.schedule, runtime.queue, idle_after=sweep_after())
         interval = float(os.environ.get("STICH_SWEEP_INTERVAL", "1"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 import time
 
-from stich.supervisor import FIRST_DELAY_S, HUNG_AFTER_S, LONGEST_DELAY_S, STEADY_AFTER_S, Supervised
+from stich.supervisor import (FIRST_DELAY_S, FIRST_PULSE_WITHIN_S, HUNG_AFTER_S, LONGEST_DELAY_S, STEADY_AFTER_S,
+                              Supervised)
 
 
 class FakeChild:
@@ -88,14 +89,17 @@ def test_a_child_whose_pulse_stops_is_killed_and_restarted(tmp_path):
     assert child.starts == 1 and child.running
 
 
-def test_a_child_that_has_not_pulsed_yet_is_given_until_hung_after_from_its_start(tmp_path):
+def test_a_child_that_has_not_pulsed_yet_is_given_its_boot_time(tmp_path):
+    # A worker booting on a busy machine: slower than a pulse, but not hung
     child = FakeChild(pulse=tmp_path / "never.pulse")
     child.running = True
     wall = time.time()
     child.supervised.started_wall = wall
-    child.check(1.0, wall=wall + HUNG_AFTER_S - 1)
+    child.check(1.0, wall=wall + HUNG_AFTER_S + 1)
     assert child.kills == 0
-    child.check(2.0, wall=wall + HUNG_AFTER_S + 1)
+    child.check(2.0, wall=wall + FIRST_PULSE_WITHIN_S - 1)
+    assert child.kills == 0
+    child.check(3.0, wall=wall + FIRST_PULSE_WITHIN_S + 1)
     assert child.kills == 1
 
 
