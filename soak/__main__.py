@@ -23,6 +23,12 @@ Scenarios (default size, ``--short`` size):
                       load: each recovery (health ok, a move accepted) within 10 s,
                       nothing acknowledged lost, no other child dies (20 kills; not in
                       ``--short``: the suite's tests/e2e/test_recovery.py is its short run)
+  topology            nginx in front of two API processes and two bot workers on a local
+                      3-master Redis Cluster: games with each seat's commands and stream
+                      on different processes, one process SIGKILLed, a rolling restart,
+                      a worker SIGTERMed mid-job, a tournament, exports verified (12
+                      games; not in ``--short``: tests/e2e/test_topology.py is its short
+                      run with 2; needs nginx)
 """
 from __future__ import annotations
 
@@ -38,11 +44,11 @@ import traceback
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import Violation, contract, durability, hidden_information, store_kills, worker_kills
+from . import Violation, contract, durability, hidden_information, store_kills, topology, worker_kills
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ("durability", "contract", "hidden-information", "worker-kills", "store-kills")
-NOT_SHORT = ("store-kills",)  # has a short run of its own in the suite
+SCENARIOS = ("durability", "contract", "hidden-information", "worker-kills", "store-kills", "topology")
+NOT_SHORT = ("store-kills", "topology")  # each has a short run of its own in the suite
 
 
 class Progress:
@@ -65,6 +71,7 @@ def sizes(args: argparse.Namespace) -> dict:
     size = {"cycles": args.cycles or (3 if short else 100), "cases": args.cases or (200 if short else 10_000),
             "games": args.games or (12 if short else 10_000), "kills": args.kills or (3 if short else 1_000),
             "store_kills": args.store_kills or (4 if short else 20),
+            "topology_games": args.topology_games or (2 if short else 12),
             "workers": args.workers or (3 if short else 6), "think_ms": args.think_ms or (100 if short else 250)}
     # Enough games to keep every worker in a turn, few enough that a re-driven job does not wait
     # behind a long queue (it is enqueued last); short: fewer, so the last ones end soon after the kills.
@@ -81,6 +88,8 @@ def run_scenario(name: str, size: dict, say, seed: int) -> dict:
         return hidden_information.run(size["games"], say, seed=seed)
     if name == "store-kills":
         return store_kills.run(size["store_kills"], say, seed=seed)
+    if name == "topology":
+        return topology.run(size["topology_games"], say, seed=seed)
     return worker_kills.run(size["kills"], say, workers=size["workers"], think_ms=size["think_ms"],
                             games=size["bot_games"], seed=seed)
 
@@ -97,6 +106,7 @@ def main(argv=None) -> int:
     parser.add_argument("--kills", type=int, help="worker-kills: workers killed mid turn (default 1000, short 3)")
     parser.add_argument("--workers", type=int, help="worker-kills: bot workers (default 6, short 3)")
     parser.add_argument("--store-kills", type=int, help="store-kills: SIGKILLs of stich serve's store (default 20)")
+    parser.add_argument("--topology-games", type=int, help="topology: games played through nginx (default 12)")
     parser.add_argument("--bot-games", type=int, help="worker-kills: all-bot games at once (default 3 per worker, "
                                                       "short 2)")
     parser.add_argument("--think-ms", type=int, help="worker-kills: STICH_BOT_THINK_MS (default 250, short 100)")
@@ -168,6 +178,14 @@ def table_rows(name: str, s: dict) -> list[tuple[str, str]]:
                              f"to health ok and a move accepted"),
                 ("acknowledged", f"{s['acknowledged_moves']} moves in {s['games']} games, {s['event_checks']} "
                                  f"event checks, {s['lost']} lost")]
+    if name == "topology":
+        return [("games", f"{s['games']} through nginx, commands and streams on different API processes, "
+                          f"{s['acknowledged_events']} acknowledged events, {s['lost']} lost"),
+                ("faults", f"one API SIGKILLed, both restarted (SIGTERM exit {s['sigterm_b_exit_s']} s), "
+                           f"{s['stream_resumes']} stream resumes by Last-Event-ID, {s['command_failovers']} "
+                           f"command fail-overs; a worker drained in {s['worker_drain_s']} s"),
+                ("checks", f"{s['bot_turns_audited']} bot turns audited, {s['exports_verified']} exports verified, "
+                           f"a tournament of {s['tournament_standings']} to its standings")]
     if name == "hidden-information":
         return [("games", f"{s['games']} ({', '.join(f'{k} {n}' for k, n in s['per_kind'].items())})"),
                 ("scanned", f"{s['responses_scanned']} responses over {s['moves']} moves, {s['leaks']} leaks"),

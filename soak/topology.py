@@ -1,0 +1,503 @@
+"""The deployment's topology on one machine: nginx in front of two API processes and two bot
+workers, on a local 3-master Redis Cluster with the queues on a Redis of their own.
+
+What a deployment does, proven without Docker:
+
+- ``games`` games of Scharfe Schoten (two human seats, one bot) are played through nginx, each
+  seat's commands pinned to one API process (``/a/...`` or ``/b/...``) and the same seat's SSE
+  stream to the other, so every command is seen by a stream in another process;
+- one API process is SIGKILLed mid-game: its clients go on through the balancer (``/``, which
+  skips the dead process) and their streams resume there with ``Last-Event-ID``;
+- a rolling upgrade: the dead process starts again, then the other gets SIGTERM (gunicorn's
+  graceful stop) and starts again, its streams resuming on the first;
+- a bot worker gets SIGTERM mid-job (RQ's warm shutdown): the turn is played (finished by it,
+  or re-driven by a sweeper) and a new worker takes its place;
+- an all-bot tournament runs to its standings; a game stored at an older event schema version
+  (the v1 GameCreated fixture) is imported and verified; every finished game's export verifies
+  with ``stich verify``.
+
+Checked at the end: every acknowledged event stored at its seq with its type, every stream
+gapless, every SSE client received every event of its game exactly once and in order, every bot
+turn played exactly once (``turn_audit``). nginx's settings for the API are the repository's own
+``deploy/nginx/proxy.conf``. The suite's short run is ``tests/e2e/test_topology.py``.
+"""
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import requests
+
+from stich.cluster import LocalCluster
+from stich.redis_server import PrivateRedis, free_port
+from stich.web_worker import PACKAGE_ROOT, gunicorn_argv
+
+from . import Violation
+from .turn_audit import audit
+
+ROOT = Path(__file__).resolve().parents[1]
+PROXY_CONF = ROOT / "deploy" / "nginx" / "proxy.conf"
+V1_EXPORT = ROOT / "tests" / "fixtures" / "exports" / "schafkopf-ramsch-double-all-v1.ndjson"
+PROCESSES = ("a", "b")
+START_S = 60.0  # every process up and healthy through nginx
+GAME_S = 120.0  # a game (or the tournament) to its end
+REQUEST_S = 10.0  # one HTTP request through nginx
+
+
+def find_nginx() -> str | None:
+    """Debian's nginx (``apt-get install nginx``), or one on the PATH, or STICH_NGINX."""
+    for candidate in (os.environ.get("STICH_NGINX"), shutil.which("nginx"), "/usr/sbin/nginx"):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def nginx_config(tmp: Path, listen: int, ports: dict[str, int]) -> str:
+    """One balanced upstream of both processes (``/``) and one upstream per process (``/a/``, ``/b/``),
+    so a client can pin a request to a process the way a deployment's sticky route would."""
+    proxy = f"include {PROXY_CONF};"
+    keep = "keepalive 16; keepalive_timeout 4s;"  # below gunicorn's 5 s keep-alive, as compose.conf
+    pinned = "".join(f"upstream stich_{name} {{ server 127.0.0.1:{port}; {keep} }}\n" for name, port in ports.items())
+    both = "".join(f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s; " for port in ports.values())
+    locations = "".join(f"location /{name}/ {{ proxy_pass http://stich_{name}/; {proxy} }}\n" for name in ports)
+    temp = "".join(f"{kind}_temp_path {tmp / kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    # As root nginx's workers would run as nobody, who cannot use this private directory.
+    user = f"user {getpass.getuser()};\n" if os.geteuid() == 0 else ""
+    return (f"{user}daemon off;\nworker_processes 1;\npid {tmp / 'nginx.pid'};\nerror_log {tmp / 'error.log'} warn;\n"
+            f"events {{ worker_connections 1024; }}\n"
+            # Which process answered: the test waits for a restarted one to be back in rotation.
+            f"http {{\naccess_log off;\nadd_header X-Stich-Upstream $upstream_addr always;\n{temp}{pinned}upstream stich_api {{ {both}{keep} }}\n"
+            f"server {{\nlisten 127.0.0.1:{listen};\n{locations}location / {{ proxy_pass http://stich_api; {proxy} }}\n}}\n}}\n")
+
+
+class Topology:
+    """Every process of the deployment, started in order and stopped in reverse."""
+
+    def __init__(self, tmp: Path, nginx: str, think_ms: int):
+        self.tmp, self.nginx_binary = tmp, nginx
+        self.cluster = LocalCluster(masters=3)
+        self.queue = PrivateRedis(fsync="everysec")
+        self.ports = {name: free_port() for name in PROCESSES}
+        self.listen = free_port()
+        self.url = f"http://127.0.0.1:{self.listen}"
+        self.apis: dict[str, subprocess.Popen] = {}
+        self.workers: list[subprocess.Popen] = []
+        self.nginx: subprocess.Popen | None = None
+        self.think_ms = think_ms
+        self.env: dict[str, str] = {}
+
+    def start(self) -> "Topology":
+        self.cluster.start()
+        self.queue.start()
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL", "PROMETHEUS_MULTIPROC_DIR")}
+        # One address plays every seat here: the per-address quotas would stop it, not a deployment.
+        env.update({"REDIS_URL": self.cluster.url, "QUEUE_URL": self.queue.url, "STICH_TRUSTED_PROXIES": "1",
+                    "STICH_CREATE_LIMIT": "0", "STICH_RATE_LIMIT_ADDRESS": "0", "STICH_RATE_LIMIT_TOKEN": "0",
+                    "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_BOT_THINK_MS": str(self.think_ms),
+                    "PYTHONSAFEPATH": "1"})
+        self.env = env
+        for name in PROCESSES:
+            self.start_api(name)
+        for _ in range(2):
+            self.start_worker()
+        (self.tmp / "nginx.conf").write_text(nginx_config(self.tmp, self.listen, self.ports))
+        self.nginx = subprocess.Popen([self.nginx_binary, "-p", str(self.tmp), "-c", str(self.tmp / "nginx.conf"),
+                                       "-e", str(self.tmp / "error.log")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for prefix in ("/a", "/b", ""):
+            self.wait_healthy(prefix, START_S)
+        return self
+
+    def start_api(self, name: str) -> None:
+        metrics = self.tmp / f"metrics-{name}-{uuid.uuid4().hex[:6]}"
+        metrics.mkdir()
+        log = open(self.tmp / f"api-{name}.log", "a")
+        self.apis[name] = subprocess.Popen(gunicorn_argv("api.wsgi:app", "127.0.0.1", self.ports[name], 1),
+                                           env={**self.env, "PROMETHEUS_MULTIPROC_DIR": str(metrics)},
+                                           cwd=PACKAGE_ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                           start_new_session=True)  # its own group: a SIGKILL takes every process
+        log.close()
+
+    def start_worker(self) -> subprocess.Popen:
+        log = open(self.tmp / f"worker-{len(self.workers)}.log", "a")
+        worker = subprocess.Popen([sys.executable, "-m", "stich.cli", "worker"], env=self.env,
+                                  stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        self.workers.append(worker)
+        return worker
+
+    def wait_healthy(self, prefix: str, limit_s: float) -> float:
+        """Seconds until ``/v1/health`` through nginx at ``prefix`` is 200."""
+        started = time.monotonic()
+        while time.monotonic() - started < limit_s:
+            if self.nginx is not None and self.nginx.poll() is not None:
+                raise RuntimeError(f"nginx exited: {self.nginx.stderr.read()}")
+            try:
+                if requests.get(f"{self.url}{prefix}/v1/health", timeout=2).status_code == 200:
+                    return time.monotonic() - started
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        raise Violation(f"{prefix or '/'} not healthy through nginx within {limit_s:g} s; logs in {self.tmp}")
+
+    def wait_in_rotation(self, name: str, limit_s: float = 15.0) -> float:
+        """Seconds until the balancer (``/``) sends a request to process ``name`` again. nginx takes a
+        process it saw fail out of rotation for ``fail_timeout``; a rolling upgrade waits for this
+        before it stops the next process, or both would be out at once (502 "no live upstreams")."""
+        started, wanted = time.monotonic(), f"127.0.0.1:{self.ports[name]}"
+        while time.monotonic() - started < limit_s:
+            try:
+                answer = requests.get(f"{self.url}/v1/health", timeout=2)
+                if answer.status_code == 200 and answer.headers.get("X-Stich-Upstream") == wanted:
+                    return time.monotonic() - started
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        raise Violation(f"process {name} not back in the balancer's rotation within {limit_s:g} s")
+
+    def stop(self) -> None:
+        for process in [self.nginx, *self.workers, *self.apis.values()]:
+            if process is not None and process.poll() is None:
+                process.terminate()
+        for process in [self.nginx, *self.workers, *self.apis.values()]:
+            if process is not None:
+                try:
+                    process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        self.queue.stop()
+        self.cluster.stop()
+
+
+class Route:
+    """Where a client sends its requests: a pinned process until it fails, then the balancer."""
+
+    def __init__(self, base: str, pin: str):
+        self.base, self.prefix, self.failovers = base, f"/{pin}", 0
+
+    def url(self, path: str) -> str:
+        return f"{self.base}{self.prefix}{path}"
+
+    def fail_over(self) -> None:
+        if self.prefix:
+            self.prefix, self.failovers = "", self.failovers + 1
+
+
+class Stream(threading.Thread):
+    """A seat's SSE stream: every event's seq in the order received; reconnects with Last-Event-ID."""
+
+    def __init__(self, base: str, pin: str, game_id: str, token: str):
+        super().__init__(daemon=True)
+        self.route, self.game_id, self.token = Route(base, pin), game_id, token
+        self.seqs: list[int] = []
+        self.final = False
+        self.resumes = 0
+        self.error: str | None = None
+        self.reasons: Counter = Counter()  # why it had to reconnect
+        self.stop = threading.Event()
+        self.connected = threading.Event()
+
+    def run(self) -> None:
+        deadline = time.monotonic() + GAME_S
+        while not self.final and not self.stop.is_set() and time.monotonic() < deadline:
+            headers = {"Authorization": f"Bearer {self.token}"}
+            if self.seqs:
+                headers["Last-Event-ID"] = str(self.seqs[-1])
+            try:
+                with requests.get(self.route.url(f"/v1/games/{self.game_id}/events/stream"), headers=headers,
+                                  stream=True, timeout=(2, 30)) as answer:
+                    if answer.status_code != 200:
+                        raise requests.ConnectionError(f"stream answered {answer.status_code}")
+                    self.connected.set()
+                    for line in answer.iter_lines(decode_unicode=True):
+                        if line.startswith("data: "):
+                            self.seqs.append(json.loads(line[6:])["seq"])
+                # A clean end: the game's last event was sent (or the stream's timeout passed).
+                self.final = self.finished()
+                reason = "ended"
+            except (requests.RequestException, ValueError) as error:
+                reason = type(error).__name__ + str(error)[:60]
+            if not self.final:
+                self.reasons[reason] += 1
+            if not self.final and not self.stop.is_set():  # cut off (its process gone): resume elsewhere
+                self.route.fail_over()
+                self.resumes += 1
+                time.sleep(0.05)
+        if not self.final and not self.stop.is_set():
+            self.error = f"game {self.game_id}: the stream did not reach the end within {GAME_S:g} s"
+
+    def finished(self) -> bool:
+        """Whether the game has finished and this stream has its last event."""
+        summary = requests.get(self.route.url(f"/v1/games/{self.game_id}"), timeout=REQUEST_S).json()
+        return summary["status"] == "finished" and bool(self.seqs) and self.seqs[-1] == summary["seq"]
+
+
+class Game:
+    """Two human seats and a bot; seat 0's commands through process a and its stream through b, seat 1
+    the other way round. Every acknowledged event (seq, type) is kept."""
+
+    def __init__(self, base: str, session: requests.Session):
+        self.base, self.session = base, session
+        answer = session.post(base + "/v1/games", json={"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1},
+                                                       "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}]},
+                              timeout=REQUEST_S)
+        answer.raise_for_status()
+        self.id = answer.json()["id"]
+        self.tokens = [session.post(f"{base}/v1/games/{self.id}/seats/{seat}", timeout=REQUEST_S).json()["token"]
+                       for seat in range(2)]
+        self.commands = [Route(base, "a"), Route(base, "b")]
+        self.streams = [Stream(base, "b", self.id, self.tokens[0]), Stream(base, "a", self.id, self.tokens[1])]
+        self.acked: list[tuple[int, str]] = []
+        self.finished = False
+        self.retries = 0
+        self.reasons: Counter = Counter()
+
+    def step(self, rng: random.Random) -> bool:
+        """One move of a human seat whose turn it is (True if one was acknowledged)."""
+        for seat in rng.sample(range(2), 2):
+            route, headers = self.commands[seat], {"Authorization": f"Bearer {self.tokens[seat]}"}
+            try:
+                view = self.session.get(route.url(f"/v1/games/{self.id}/view"), headers=headers, timeout=REQUEST_S)
+                if view.status_code >= 500:
+                    raise requests.ConnectionError(f"view answered {view.status_code}")
+                view = view.json()
+                if view["status"] == "finished":
+                    self.finished = True
+                    return False
+                if not view["legal"]:
+                    continue
+                move, key = rng.choice(view["legal"]), uuid.uuid4().hex
+                headers.update({"If-Match": f'"{view["seq"]}"', "Idempotency-Key": key})
+                while True:  # the same key until an answer: a command that reached a dying process counts once
+                    try:
+                        answer = self.session.post(route.url(f"/v1/games/{self.id}/commands"), json=move,
+                                                   headers=headers, timeout=REQUEST_S)
+                        if answer.status_code < 500:
+                            break
+                        self.reasons[f"command {answer.status_code}"] += 1
+                    except requests.RequestException as error:
+                        self.reasons[type(error).__name__] += 1
+                    route.fail_over()
+                    self.retries += 1
+                    time.sleep(0.05)
+                if answer.status_code == 200:
+                    self.acked += [(e["seq"], e["type"]) for e in answer.json()["events"]]
+                    return True
+            except (requests.RequestException, ValueError) as error:
+                self.reasons[f"view {type(error).__name__}"] += 1
+                route.fail_over()
+                self.retries += 1
+        return False
+
+
+def play(games: list[Game], rng: random.Random, until) -> None:
+    """Moves round-robin over the unfinished games until ``until()`` or all are finished."""
+    deadline = time.monotonic() + GAME_S
+    while not until() and any(not g.finished for g in games):
+        if time.monotonic() > deadline:
+            raise Violation(f"games did not finish within {GAME_S:g} s: "
+                            + "; ".join(f"{g.id} {len(g.acked)} acked, {dict(g.reasons)}" for g in games))
+        moved = False
+        for game in games:
+            if not game.finished:
+                moved |= game.step(rng)
+        if not moved:
+            time.sleep(0.02)  # the bot's turn
+
+
+def moves(games: list[Game]) -> int:
+    return sum(len(g.acked) for g in games)
+
+
+def sigterm_worker_mid_job(topology: Topology, limit_s: float = 20.0) -> dict:
+    """SIGTERM a bot worker while it is in a job; it must exit after its warm shutdown."""
+    from redis import Redis
+    from rq import Worker
+
+    queue = Redis.from_url(topology.queue.url)
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        for worker in Worker.all(connection=queue):
+            process = next((w for w in topology.workers if w.pid == worker.pid and w.poll() is None), None)
+            job = worker.get_current_job_id()
+            if process is not None and job:
+                process.send_signal(signal.SIGTERM)
+                stopped = time.monotonic()
+                process.wait(timeout=30)
+                topology.workers.remove(process)
+                topology.start_worker()
+                return {"worker_sigterm_job": job if isinstance(job, str) else job.decode(),
+                        "worker_drain_s": round(time.monotonic() - stopped, 2), "worker_exit": process.returncode}
+        time.sleep(0.01)
+    raise Violation(f"no bot worker was in a job within {limit_s:g} s")
+
+
+def run_tournament(base: str, session: requests.Session) -> dict:
+    created = session.post(base + "/v1/tournaments", json={
+        "name": "topology cup", "game": "scharfe-schoten", "players": 3, "rounds": 1, "deals_per_table": 1,
+        "participants": [{"kind": "bot", "bot": "random"}] * 3}, timeout=REQUEST_S)
+    if created.status_code != 201:
+        raise Violation(f"tournament not created: {created.status_code} {created.text[:300]}")
+    created = created.json()
+    started = session.post(f"{base}/v1/tournaments/{created['id']}/start",
+                           headers={"Authorization": f"Bearer {created['token']}"}, timeout=REQUEST_S)
+    if started.status_code != 200:
+        raise Violation(f"tournament not started: {started.status_code} {started.text[:300]}")
+    return created
+
+
+def tournament_result(base: str, session: requests.Session, tournament_id: str) -> dict:
+    deadline = time.monotonic() + GAME_S
+    while time.monotonic() < deadline:
+        body = session.get(f"{base}/v1/tournaments/{tournament_id}", timeout=REQUEST_S).json()
+        if body["status"] == "finished":
+            standings = session.get(f"{base}/v1/tournaments/{tournament_id}/standings", timeout=REQUEST_S)
+            if standings.status_code != 200:
+                raise Violation(f"standings answered {standings.status_code}")
+            return {"tournament": body, "standings": standings.json()}
+        time.sleep(0.2)
+    raise Violation(f"the tournament did not finish within {GAME_S:g} s")
+
+
+def verify_export(base: str, session: requests.Session, game_id: str, tmp: Path) -> None:
+    """``stich verify`` on the game's export, fetched through the balancer."""
+    export = session.get(f"{base}/v1/games/{game_id}/export", timeout=REQUEST_S)
+    if export.status_code != 200:
+        raise Violation(f"game {game_id}: export answered {export.status_code}")
+    path = tmp / f"{game_id}.ndjson"
+    path.write_bytes(export.content)
+    result = subprocess.run([sys.executable, "-m", "stich.cli", "verify", str(path)], capture_output=True,
+                            text=True, timeout=60)
+    if result.returncode != 0:
+        raise Violation(f"game {game_id}: stich verify exited {result.returncode}: {result.stdout[-500:]}"
+                        f"{result.stderr[-500:]}")
+
+
+def check_game(base: str, session: requests.Session, game: Game) -> int:
+    """Every acknowledged event stored as acknowledged, the stream gapless, every SSE client complete."""
+    stored = session.get(f"{base}/v1/games/{game.id}/events?limit=500", timeout=REQUEST_S).json()["events"]
+    seqs = [e["seq"] for e in stored]
+    if seqs != list(range(1, len(stored) + 1)):
+        raise Violation(f"game {game.id}: stored events not gapless: {seqs[:40]}")
+    by_seq = {e["seq"]: e["type"] for e in stored}
+    lost = [(seq, kind) for seq, kind in game.acked if by_seq.get(seq) != kind]
+    if lost:
+        raise Violation(f"game {game.id}: acknowledged events lost or changed: {lost[:5]}", {"lost": len(lost)})
+    for seat, stream in enumerate(game.streams):
+        if stream.error:
+            raise Violation(stream.error)
+        if stream.seqs != seqs:
+            raise Violation(f"game {game.id}: seat {seat}'s stream received {stream.seqs[:60]} of {len(seqs)} events "
+                            f"(gap or duplicate)")
+    return len(game.acked)
+
+
+def run(games: int, say, seed: int = 2026, think_ms: int = 50) -> dict:
+    nginx = find_nginx()
+    if nginx is None:
+        raise RuntimeError("nginx is not installed (apt-get install nginx)")
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="soak-topology-") as tmp_name:
+        tmp = Path(tmp_name)
+        os.chmod(tmp, 0o755)
+        started = time.monotonic()
+        topology = Topology(tmp, nginx, think_ms)
+        try:
+            topology.start()
+            figures = {"start_s": round(time.monotonic() - started, 2)}
+            say(f"nginx on {topology.url}, API processes on {topology.ports}, 2 workers, cluster of 3 masters "
+                f"({figures['start_s']} s)")
+            return exercise(topology, games, rng, say, tmp, figures)
+        finally:
+            topology.stop()
+
+
+def exercise(topology: Topology, count: int, rng: random.Random, say, tmp: Path, figures: dict) -> dict:
+    base, session = topology.url, requests.Session()
+    tournament = run_tournament(base, session)
+    table = [Game(base, session) for _ in range(count)]
+    for game in table:
+        for stream in game.streams:
+            stream.start()
+            if not stream.connected.wait(REQUEST_S):
+                raise Violation(f"game {game.id}: a stream did not connect")
+    phase_started = time.monotonic()
+
+    def after(n):
+        return lambda: moves(table) >= n
+
+    per_game = 8  # acknowledged events per game between the faults: every fault lands mid-game
+    play(table, rng, after(per_game * count))
+    os.killpg(topology.apis["a"].pid, signal.SIGKILL)  # master and worker: no goodbye to its clients
+    topology.apis["a"].wait()
+    killed_at = time.monotonic()
+    say(f"API process a SIGKILLed after {moves(table)} acknowledged events")
+    play(table, rng, after(2 * per_game * count))
+    figures["moves_after_kill_s"] = round(time.monotonic() - killed_at, 2)
+
+    topology.start_api("a")  # the rolling upgrade: a back (new code), then b replaced the same way
+    figures["restart_a_s"] = round(topology.wait_healthy("/a", START_S), 2)
+    figures["rotation_a_s"] = round(topology.wait_in_rotation("a"), 2)
+    topology.apis["b"].terminate()  # SIGTERM: gunicorn's graceful stop
+    terminated = time.monotonic()
+    topology.apis["b"].wait(timeout=30)
+    figures["sigterm_b_exit_s"] = round(time.monotonic() - terminated, 2)
+    say(f"API process a restarted in {figures['restart_a_s']} s; b stopped by SIGTERM in "
+        f"{figures['sigterm_b_exit_s']} s after {moves(table)} acknowledged events")
+    drained: dict = {}  # while the games go on, so that a bot turn is in hand
+    drainer = threading.Thread(target=lambda: drained.update(sigterm_worker_mid_job(topology)), daemon=True)
+    drainer.start()
+    play(table, rng, lambda: not drainer.is_alive() and moves(table) >= 3 * per_game * count)
+    drainer.join()
+    if not drained:
+        raise Violation("no bot worker was in a job to SIGTERM")
+    figures.update(drained)
+    say(f"bot worker SIGTERMed in job {figures['worker_sigterm_job']}: exited {figures['worker_exit']} "
+        f"after {figures['worker_drain_s']} s")
+    topology.start_api("b")
+    figures["restart_b_s"] = round(topology.wait_healthy("/b", START_S), 2)
+    play(table, rng, lambda: False)
+    figures["games_s"] = round(time.monotonic() - phase_started, 2)
+    for game in table:
+        for stream in game.streams:
+            stream.join(timeout=GAME_S)
+    result = tournament_result(base, session, tournament["id"])
+    say(f"{count} games and the tournament finished in {figures['games_s']} s")
+
+    from workers.context import build_runtime
+
+    runtime = build_runtime(topology.cluster.url, queue_url=topology.queue.url)
+    acked = sum(check_game(base, session, game) for game in table)
+    bot_turns = sum(audit(runtime.handler, game.id) for game in table)
+    table_games = [t["game_id"] for r in result["tournament"]["schedule"] for t in r["tables"]]
+    bot_turns += sum(audit(runtime.handler, game_id) for game_id in table_games)
+
+    imported = session.post(base + "/v1/imports", data=V1_EXPORT.read_bytes(),
+                            headers={"Content-Type": "application/x-ndjson"}, timeout=REQUEST_S)
+    if imported.status_code not in (200, 201):
+        raise Violation(f"the v1 export was not imported: {imported.status_code} {imported.text[:300]}")
+    verified = [game.id for game in table] + table_games + [imported.json()["id"]]
+    for game_id in verified:
+        verify_export(base, session, game_id, tmp)
+    say(f"{len(verified)} exports verified (one a v1 GameCreated), {bot_turns} bot turns audited")
+    return {**figures, "games": count, "acknowledged_events": acked, "lost": 0, "bot_turns_audited": bot_turns,
+            "stream_resumes": sum(s.resumes for g in table for s in g.streams),
+            "command_failovers": sum(r.failovers for g in table for r in g.commands),
+            "command_retries": sum(g.retries for g in table), "exports_verified": len(verified),
+            "stream_reasons": dict(sum((s.reasons for g in table for s in g.streams), Counter())),
+            "command_reasons": dict(sum((g.reasons for g in table), Counter())),
+            "tournament_standings": len(result["standings"]["standings"])
+            if isinstance(result["standings"], dict) else len(result["standings"])}
