@@ -55,8 +55,11 @@ export async function sendCommand(gameId, token, seq, command) {
 // Server-Sent Events over fetch(): EventSource cannot send the Authorization header a seat
 // needs. After a dropped connection it reconnects with Last-Event-ID, so no event is missed.
 export class EventFollower {
-  constructor(gameId, token, lastId, { onEvent, onState }) {
+  constructor(gameId, token, lastId, { onEvent, onState, path = null, lastType = "SeedRevealed" }) {
     this.gameId = gameId;
+    // A game's stream by default; a tournament's (same format, same resuming) when ``path`` names it.
+    this.path = path || `/v1/games/${gameId}/events/stream`;
+    this.lastType = lastType;
     this.token = token;
     this.lastId = lastId;
     this.onEvent = onEvent;
@@ -105,7 +108,7 @@ export class EventFollower {
     const headers = { Accept: "text/event-stream" };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (this.lastId != null) headers["Last-Event-ID"] = String(this.lastId);
-    const response = await fetch(`/v1/games/${this.gameId}/events/stream`, {
+    const response = await fetch(this.path, {
       headers, signal: this.controller.signal, cache: "no-store",
     });
     if (!response.ok) {
@@ -144,7 +147,7 @@ export class EventFollower {
     if (!data.length) return;
     const event = JSON.parse(data.join("\n"));
     if (id !== null) this.lastId = Number(id);
-    if (event.type === "SeedRevealed") this.finished = true; // every game's last event
+    if (event.type === this.lastType) this.finished = true; // every game's and tournament's last event
     this.onEvent(event);
   }
 }

@@ -4,27 +4,35 @@ import { ApiError, EventFollower, request, sendCommand } from "./api.js";
 import { GAME_NAMES, describeEvent, seatName } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { renderTable } from "./table.js";
+import { seats } from "./store.js";
+import { tournamentLobby, tournamentScreen } from "./tournament.js";
 
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
 
 const PLAYERS = { "scharfe-schoten": [3, 4], schafkopf: [4], scharwenzel: [4, 6, 8] };
-// Rules presets per game (see docs/games/*.md); the first is the default choice.
+// Rules presets per game (see docs/games/*.md); the first is the default choice. A preset
+// sets the controls below it; the controls' values are what is sent.
 const PRESETS = {
   "scharfe-schoten": [["Short: 1 round", { rounds: 1 }], ["Standard: a round per player", {}]],
   schafkopf: [["Short: 1 deal", { deals: 1 }], ["Standard: 8 deals", {}], ["Tournament: 8 deals", { preset: "tournament" }],
     ["Short tournament: 1 deal", { preset: "tournament", deals: 1 }]],
   scharwenzel: [["Short: 1 deal", { deals: 1 }], ["Standard: 3 threads", {}], ["One thread", { threads: 1 }]],
 };
-
-// A seat's token is kept per game, so a reload (or coming back later) keeps the seat.
-const seats = {
-  get(gameId) {
-    try { return JSON.parse(localStorage.getItem(`stich.seat.${gameId}`)); } catch (_) { return null; }
-  },
-  set(gameId, seat, token) { localStorage.setItem(`stich.seat.${gameId}`, JSON.stringify({ seat, token })); },
-  forget(gameId) { localStorage.removeItem(`stich.seat.${gameId}`); },
+// The options a person most often changes, as controls: [key, label, kind, default, choices].
+// An empty number means the game's own default (for example a round per player).
+const CONTROLS = {
+  "scharfe-schoten": [["rounds", "Rounds (empty: one per player)", "number", "", [1, 12]]],
+  schafkopf: [["deals", "Deals", "number", 8, [1, 400]],
+    ["deck", "Deck", "select", "long", [["long", "long (32 cards)"], ["short", "short (24 cards)"]]],
+    ["hochzeit", "Hochzeit", "checkbox", false], ["auction", "Auction bidding", "checkbox", false],
+    ["doppeln", "Doppeln", "select", "off", [["off", "off"], ["all", "everyone"], ["not_dealer", "not the dealer"]]]],
+  scharwenzel: [["deals", "Deals (empty: play for threads)", "number", "", [1, 1000]],
+    ["threads", "Threads (empty: 3, or the deals above)", "number", "", [1, 100]],
+    ["announced_tout", "Tout may be announced", "checkbox", true]],
 };
+// Bot seats default to the strongest bot at its default budget.
+const BOTS = [["search", "search bot (strongest)"], ["heuristic", "heuristic bot"], ["random", "random bot"]];
 
 function say(text) {
   statusLine.textContent = text;
@@ -56,23 +64,60 @@ async function takeSeat(gameId, seat) {
   return answer;
 }
 
+function control(game, [key, label, kind, fallback, choices], preset) {
+  const value = key in preset ? preset[key] : fallback;
+  const id = `rule-${key}`;
+  let input;
+  if (kind === "checkbox") input = h("input", { type: "checkbox", id, name: key, checked: !!value, dataset: { rule: key, kind } });
+  else if (kind === "select") {
+    input = h("select", { id, name: key, dataset: { rule: key, kind } },
+      choices.map(([v, words]) => h("option", { value: v, selected: v === value }, words)));
+  } else {
+    input = h("input", { type: "number", id, name: key, min: choices[0], max: choices[1], value: value === "" ? null : value,
+      inputmode: "numeric", dataset: { rule: key, kind }, class: "number" });
+  }
+  return h("label", { for: id }, kind === "checkbox" ? [input, ` ${label}`] : [`${label} `, input]);
+}
+
+function controlValue(input) {
+  if (input.dataset.kind === "checkbox") return input.checked;
+  if (input.dataset.kind === "number") return input.value.trim() ? Number(input.value) : "";
+  return input.value;
+}
+
+// Only the controls a person changed: the rest stay as the preset (or the game) has them.
+function ruleValues(box) {
+  const rules = {};
+  for (const input of box.querySelectorAll("[data-rule]")) {
+    const value = controlValue(input);
+    if (JSON.stringify(value) !== input.dataset.initial && value !== "") rules[input.dataset.rule] = value;
+  }
+  return rules;
+}
+
 function lobby() {
   show({});
   const gameSelect = h("select", { id: "new-game", name: "game" },
     Object.entries(GAME_NAMES).map(([value, name]) => h("option", { value }, name)));
   const playersSelect = h("select", { id: "new-players", name: "players" });
   const presetSelect = h("select", { id: "new-rules", name: "rules" });
+  const controls = h("fieldset", { id: "new-controls" });
   const seatList = h("fieldset", { id: "new-seats" });
-  const custom = h("input", { id: "new-custom", name: "custom", placeholder: '{"rounds": 2}', size: 30 });
+  const custom = h("input", { id: "new-custom", name: "custom", placeholder: '{"stoss": 1}', size: 24 });
 
   function fillSeats() {
     const count = Number(playersSelect.value);
     clear(seatList).append(h("legend", {}, "Seats"), ...Array.from({ length: count }, (_, seat) => h("label", {},
       `${seatName(seat)} `, h("select", { name: `seat-${seat}`, dataset: { seat } },
         h("option", { value: "human", selected: seat === 0 }, "person"),
-        h("option", { value: "bot", selected: seat !== 0 }, "random bot"),
-        h("option", { value: "heuristic" }, "heuristic bot"),
-        h("option", { value: "search" }, "search bot")))));
+        BOTS.map(([value, words]) => h("option", { value, selected: seat !== 0 && value === "search" }, words))))));
+  }
+
+  function fillControls() {
+    const game = gameSelect.value;
+    const preset = PRESETS[game][Number(presetSelect.value)][1];
+    clear(controls).append(h("legend", {}, "Rules"), ...CONTROLS[game].map((c) => control(game, c, preset)));
+    for (const input of controls.querySelectorAll("[data-rule]")) input.dataset.initial = JSON.stringify(controlValue(input));
   }
 
   function fillGame() {
@@ -80,26 +125,29 @@ function lobby() {
     clear(playersSelect).append(...PLAYERS[game].map((n) => h("option", { value: n }, n)));
     clear(presetSelect).append(...PRESETS[game].map(([name], i) => h("option", { value: i }, name)));
     fillSeats();
+    fillControls();
   }
 
   gameSelect.addEventListener("change", fillGame);
   playersSelect.addEventListener("change", fillSeats);
+  presetSelect.addEventListener("change", fillControls);
   fillGame();
 
   async function create(event) {
     event.preventDefault();
     const game = gameSelect.value;
-    let rules = { ...PRESETS[game][Number(presetSelect.value)][1] };
+    const preset = PRESETS[game][Number(presetSelect.value)][1];
+    let rules = { ...preset, ...ruleValues(controls) };
     if (custom.value.trim()) {
       try {
         rules = { ...rules, ...JSON.parse(custom.value) };
       } catch (_) {
-        say("The extra rules are not valid JSON");
+        say("The advanced rules are not valid JSON");
         return;
       }
     }
     const seatKinds = Array.from(seatList.querySelectorAll("select"), (s) =>
-      (s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value === "bot" ? "random" : s.value }));
+      (s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value }));
     try {
       const created = await request("POST", "/v1/games", {
         body: { game, players: Number(playersSelect.value), rules, seats: seatKinds },
@@ -122,12 +170,15 @@ function lobby() {
       h("label", {}, "Game ", gameSelect), " ",
       h("label", {}, "Players ", playersSelect), " ",
       h("label", {}, "Rules ", presetSelect),
+      controls,
       seatList,
-      h("label", {}, "More rules (JSON, optional) ", custom), " ",
+      h("details", { id: "advanced" }, h("summary", {}, "Advanced: more rules as JSON"),
+        h("label", {}, "Rules (JSON, merged over the choices above; see the game's page in the docs) ", custom)), " ",
       h("button", { type: "submit", id: "create-game" }, "Create and sit down")),
     h("section", {}, h("h2", {}, "Open games: take a free seat"), open),
     h("section", {}, h("h2", {}, "Games in play: watch"), active),
-    h("section", {}, h("h2", {}, "Finished games: replay"), finished)));
+    h("section", {}, h("h2", {}, "Finished games: replay"), finished),
+    tournamentLobby(context)));
 
   const fill = async (status, target, actions) => {
     try {
@@ -165,7 +216,7 @@ function table(gameId) {
   const screen = { stop() { if (screen.follower) screen.follower.stop(); } };
   show(screen);
 
-  const logList = h("ol", { id: "log", "aria-label": "What happened" });
+  const logList = h("ol", { id: "log", "aria-label": "What happened", tabindex: "0" }); // it scrolls: reachable by keyboard
   const area = h("div", { id: "table-area" });
   const links = h("p", { class: "links" });
   clear(main).append(area, links, h("section", { "aria-label": "Events" }, h("h2", {}, "What happened"), logList));
@@ -177,6 +228,7 @@ function table(gameId) {
     clear(area).append(renderTable(view, { onCommand: mayAct, connection, note }));
     const free = (view.seats || []).filter((s) => s.kind === "human" && !s.taken);
     clear(links).append(h("a", { href: "#" }, "Lobby"), " · ", h("a", { href: `#replay/${gameId}` }, "Replay"),
+      ...(mine && mine.tournament ? [" · ", h("a", { href: `#tournament/${mine.tournament}`, id: "back-to-tournament" }, "Back to the tournament")] : []),
       ...(token ? [] : free.map((s) => [" · ", h("button", {
         type: "button", class: "take-seat", onclick: async () => {
           try {
@@ -185,11 +237,14 @@ function table(gameId) {
           } catch (error) { say(problemText(error)); }
         },
       }, `Take ${seatName(s.seat)}`)])));
-    // Keep the keyboard where it was; when a move is due and focus is nowhere, offer the first one.
+    // Keep the keyboard where it was; when a move is due and focus is nowhere, offer the safest:
+    // a pass, else a legal card, else a call that is not risky. A Tout or a Solo never gets the
+    // focus by itself, so an Enter pressed by habit cannot call one.
     const kept = focused && area.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (kept && !kept.disabled) kept.focus();
     else if (mayAct && (!document.activeElement || document.activeElement === document.body || focused)) {
-      const first = area.querySelector("#moves button, #hand button.legal");
+      const first = area.querySelector("#moves button.safe") || area.querySelector("#hand button.legal")
+        || area.querySelector("#moves button:not(.risky)") || area.querySelector("#moves");
       if (first) first.focus();
     }
   }
@@ -244,10 +299,12 @@ function table(gameId) {
     }
   }
 
+  // Oldest first, numbered by seq (the list's own numbers), the latest 30 kept and in sight.
   function onEvent(event) {
-    log.unshift(h("li", { dataset: { seq: event.seq } }, `${event.seq}. ${describeEvent(view ? view.game : "", event)}`));
-    if (log.length > 30) log.pop();
+    log.push(h("li", { value: event.seq, dataset: { seq: event.seq } }, describeEvent(view ? view.game : "", event)));
+    if (log.length > 30) log.shift();
     clear(logList).append(...log);
+    logList.scrollTop = logList.scrollHeight;
     if (!view || event.seq > view.seq) refresh();
   }
 
@@ -321,10 +378,14 @@ async function replay(gameId) {
 
 // --------------------------------------------------------------------------- routes
 
+// What the tournament screens need from the page.
+const context = { main, say, problemText, show };
+
 function route() {
-  const [, kind, id] = /^#(game|replay)\/([A-Za-z0-9_-]+)$/.exec(location.hash) || [];
+  const [, kind, id] = /^#(game|replay|tournament)\/([A-Za-z0-9_-]+)$/.exec(location.hash) || [];
   if (kind === "game") table(id);
   else if (kind === "replay") replay(id);
+  else if (kind === "tournament") tournamentScreen(context, id);
   else lobby();
 }
 

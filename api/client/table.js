@@ -2,6 +2,8 @@
 
 import { GAME_NAMES, cardName, describeCommand, parseCard, schafkopfGame, seatName, suitName } from "./cards.js";
 import { h } from "./dom.js";
+import { cardFace } from "./faces.js";
+import { inSafeOrder, missingReasons, risky, safe } from "./caution.js";
 
 const PHASES = {
   dealing: "Dealing", predicting: "Predicting", playing: "Playing", taking: "Taking from the cupboard",
@@ -12,14 +14,14 @@ const PHASES = {
 
 const PLACES = ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
 
-// A card face: rank and suit as text (the suit's colour only repeats what the text says).
-export function card(game, code, { legal = false, onclick = null, small = false, extra = "" } = {}) {
+// A card: its SVG face (decoration) inside an element that names it in words. A legal card is a
+// raised, outlined button; the others are dimmed and disabled.
+export function card(game, code, { legal = false, onclick = null, small = false, extra = "", superTrump = false } = {}) {
   const parsed = parseCard(game, code);
-  const label = parsed ? parsed.name : code;
+  const label = parsed ? parsed.name + (superTrump ? " (super trump)" : "") : code;
   const classes = ["card", `game-${game}`, parsed ? `suit-${parsed.suit}` : "", small ? "small" : "", legal ? "legal" : "",
-    extra].filter(Boolean).join(" ");
-  const face = [h("span", { class: "rank", "aria-hidden": "true" }, parsed ? parsed.rank : code),
-    h("span", { class: "suit", "aria-hidden": "true" }, parsed ? parsed.suitText : "")];
+    superTrump ? "super" : "", extra].filter(Boolean).join(" ");
+  const face = cardFace(game, parsed, { superTrump });
   if (!onclick) return h("span", { class: classes, role: "img", "aria-label": label, title: label, dataset: { card: code } }, face);
   return h("button", {
     type: "button", class: classes, title: label, "aria-label": legal ? `Play ${label}` : `${label} (not playable now)`,
@@ -54,28 +56,60 @@ function turnText(view) {
   return `Waiting for ${acting.map(seatName).join(", ")}`;
 }
 
-function trickCards(game, trick, view) {
-  return h("ol", { class: "trick-cards" }, (trick.plays || []).map((p) => h("li", {
-    class: trick.winner === p.seat ? "winner" : "",
-  }, card(game, p.card), h("span", { class: "who" }, p.seat === view.viewer ? "you" : seatName(p.seat)))));
+// Where a seat sits, seen from the viewer (or from seat 0 for a spectator): the viewer at the
+// bottom, the others clockwise from the left, as at a real table where play passes left.
+function place(view, seat) {
+  const n = (view.seats || []).length || 1;
+  const me = view.viewer === null || view.viewer === undefined ? 0 : view.viewer;
+  const r = (seat - me + n) % n;
+  const angle = 90 + (r * 360) / n; // degrees, screen coordinates: 90 is straight down
+  const a = ((angle % 360) + 360) % 360;
+  const side = r === 0 ? "bottom" : a > 120 && a <= 224 ? "left" : a > 224 && a <= 316 ? "top" : "right";
+  const rad = (angle * Math.PI) / 180;
+  return { side, x: 50 + 34 * Math.cos(rad), y: 50 + 30 * Math.sin(rad) };
 }
+
+// The key of the last trick already shown being gathered, so that drawing the table again
+// (a new event, a clock tick) does not play the movement twice.
+let gathered = null;
 
 function trickSection(game, view) {
   const state = view.game_state || {};
   const current = state.current_trick;
   const last = state.last_trick;
-  const parts = [h("h2", {}, "Trick")];
-  if (current && current.plays && current.plays.length) {
-    parts.push(h("p", { class: "note" }, `Led by ${seatName(current.leader)}`), trickCards(game, current, view));
+  const supers = new Set(state.super_trumps || []);
+  const showing = current && current.plays && current.plays.length ? current : null;
+  let trick = showing;
+  let winner = null;
+  let caption;
+  if (showing) {
+    caption = `Led by ${seatName(showing.leader)}`;
+  } else if (last && last.plays && last.plays.length) {
+    winner = last.winner ?? (state.tricks && state.tricks.length ? state.tricks[state.tricks.length - 1].winner : null);
+    trick = { ...last, winner };
+    caption = winner != null ? `${winner === view.viewer ? "You take" : `${seatName(winner)} takes`} the trick` : "Last trick";
+    if (current) caption += ` · ${seatName(current.leader)} leads`;
   } else if (current) {
-    parts.push(h("p", { class: "note" }, `${seatName(current.leader)} leads`));
+    caption = `${seatName(current.leader)} leads`;
+  } else {
+    caption = "No cards on the table";
   }
-  if (last && (!current || !current.plays || !current.plays.length)) {
-    const winner = last.winner ?? (state.tricks && state.tricks.length ? state.tricks[state.tricks.length - 1].winner : null);
-    parts.push(h("p", { class: "note" }, winner != null ? `Last trick, won by ${seatName(winner)}` : "Last trick"),
-      trickCards(game, { ...last, winner }, view));
+  const parts = [h("h2", { class: "visually-hidden" }, "Trick"), h("p", { class: "trick-caption", id: "trick-caption" }, caption)];
+  if (trick) {
+    const key = `${view.id}:${(state.tricks || []).length}:${trick.plays.map((p) => p.card).join(",")}`;
+    const gathering = winner != null;
+    const already = gathering && gathered === key;
+    if (gathering) gathered = key;
+    const towards = winner != null ? place(view, winner) : null;
+    parts.push(h("ol", { class: ["trick-cards", gathering ? (already ? "gathered" : "gathering") : ""].filter(Boolean).join(" ") },
+      trick.plays.map((p) => {
+        const at = place(view, p.seat);
+        const style = `--x:${at.x.toFixed(1)}%;--y:${at.y.toFixed(1)}%`
+          + (towards ? `;--wx:${towards.x.toFixed(1)}%;--wy:${towards.y.toFixed(1)}%` : "");
+        return h("li", { class: [trick.winner === p.seat ? "winner" : "", `from-${at.side}`].filter(Boolean).join(" "), style, dataset: { seat: p.seat } },
+          card(game, p.card, { superTrump: supers.has(p.card) }), h("span", { class: "who" }, p.seat === view.viewer ? "you" : seatName(p.seat)));
+      })));
   }
-  if (parts.length === 1) parts.push(h("p", { class: "note" }, "No cards on the table"));
   return h("section", { id: "trick", "aria-label": "Trick" }, parts);
 }
 
@@ -116,23 +150,42 @@ function clockLine(view, seat) {
   return h("p", { class: "clock" }, `Clock: ${left} s left (${bank})`);
 }
 
-function seatsSection(game, view) {
+function seatBox(game, view, info, seat, acting) {
   const s = view.game_state || {};
-  const acting = toAct(view);
+  const size = s.hand_sizes ? s.hand_sizes[seat] : null;
   const shown = s.hands; // every hand: a finished game, or a replay of one
-  return h("section", { id: "seats", "aria-label": "Seats" }, h("ul", {}, (view.seats || []).map((info, seat) => {
-    const size = s.hand_sizes ? s.hand_sizes[seat] : null;
-    return h("li", {
-      class: ["seat", acting.includes(seat) ? "to-act" : "", seat === view.viewer ? "me" : ""].filter(Boolean).join(" "),
-      dataset: { seat },
-    },
-    h("h3", {}, seatLabel(view, seat), acting.includes(seat) ? h("span", { class: "marker" }, " ▶ to act") : null),
-    size !== null && size !== undefined ? h("p", {}, `${size} card${size === 1 ? "" : "s"} in hand`) : null,
-    seatExtras(game, view, seat),
-    clockLine(view, seat),
-    shown && shown[seat] && shown[seat].length ? h("div", { class: "shown-hand", "aria-label": `Hand of ${seatName(seat)}` },
-      shown[seat].map((c) => card(game, c, { small: true }))) : null);
-  })));
+  const total = view.scores && view.scores.totals ? view.scores.totals[seat] : null;
+  return h("div", {
+    class: ["seat", acting.includes(seat) ? "to-act" : "", seat === view.viewer ? "me" : ""].filter(Boolean).join(" "),
+    dataset: { seat },
+  },
+  h("h3", {}, seatLabel(view, seat), acting.includes(seat) ? h("span", { class: "marker" }, " ▶ to act") : null),
+  h("p", { class: "seat-facts" }, size !== null && size !== undefined ? `${size} card${size === 1 ? "" : "s"} in hand` : null,
+    total !== null && total !== undefined ? h("span", { class: "seat-score" }, `${size !== null && size !== undefined ? " · " : ""}score ${total}`) : null),
+  seatExtras(game, view, seat),
+  clockLine(view, seat),
+  shown && shown[seat] && shown[seat].length ? h("div", { class: "shown-hand", "aria-label": `Hand of ${seatName(seat)}` },
+    shown[seat].map((c) => card(game, c, { small: true }))) : null);
+}
+
+// The felt: the other seats on the left, across and on the right, the trick in the middle,
+// the viewer's own seat at the bottom.
+function seatsSection(game, view) {
+  const acting = toAct(view);
+  const sides = { left: [], top: [], right: [], bottom: [] };
+  (view.seats || []).forEach((info, seat) => {
+    const { side } = place(view, seat);
+    sides[side].push(seatBox(game, view, info, seat, acting));
+  });
+  // Left seats are listed bottom to top in play order, so the one next to the viewer is lowest.
+  sides.left.reverse();
+  const n = (view.seats || []).length;
+  return h("section", { id: "seats", class: `felt players-${n}`, "aria-label": "Table" },
+    h("div", { class: "side side-top" }, sides.top),
+    h("div", { class: "side side-left" }, sides.left),
+    trickSection(game, view),
+    h("div", { class: "side side-right" }, sides.right),
+    h("div", { class: "side side-bottom" }, sides.bottom));
 }
 
 function list(items, id = null) {
@@ -198,7 +251,7 @@ function infoSection(game, view) {
         s.ranking.map((c) => `${suitName(game, c)} (${s.numbers[c]})`).join(" > ")));
     }
     if (s.super_trumps) {
-      parts.push(h("div", { class: "row" }, h("span", {}, "Super trumps: "), s.super_trumps.map((c) => card(game, c, { small: true }))));
+      parts.push(h("div", { class: "row" }, h("span", {}, "Super trumps: "), s.super_trumps.map((c) => card(game, c, { small: true, superTrump: true }))));
     }
     parts.push(h("p", { id: "cupboard" }, `Cupboard: ${colourCounts(s.cupboard_colours)}`,
       s.taker !== null && s.taker !== undefined ? ` · ${seatName(s.taker)} takes next` : ""));
@@ -260,13 +313,13 @@ function scoreSheet(game, view) {
   if (scores.ranking) {
     rows.push(h("tr", { class: "ranking" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, PLACES[scores.ranking[seat]] || scores.ranking[seat]))));
   }
-  const parts = [h("table", { id: "score-sheet" }, h("caption", {}, "Score sheet"), h("thead", {}, head), h("tbody", {}, rows))];
+  const parts = [h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Score sheet (scrolls sideways)" }, h("table", { id: "score-sheet" }, h("caption", {}, "Score sheet"), h("thead", {}, head), h("tbody", {}, rows)))];
   if (game === "scharwenzel" && scores.sides) {
     const sides = scores.sides;
-    parts.push(h("table", { id: "side-sheet" }, h("caption", {}, "Sides"),
+    parts.push(h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Sides (scrolls sideways)" }, h("table", { id: "side-sheet" }, h("caption", {}, "Sides"),
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "Side 0 (even seats)"), h("th", { scope: "col" }, "Side 1 (odd seats)"))),
       h("tbody", {}, ["points", "threads", "hooks", "total_threads"].map((key) =>
-        h("tr", {}, h("th", { scope: "row" }, key.replace("_", " ")), h("td", {}, sides[key][0]), h("td", {}, sides[key][1]))))),
+        h("tr", {}, h("th", { scope: "row" }, key.replace("_", " ")), h("td", {}, sides[key][0]), h("td", {}, sides[key][1])))))),
     sides.bock_carried ? h("p", {}, `Bock carried: ${sides.bock_carried}`) : null);
   }
   if (game === "schafkopf" && scores.stock) parts.push(h("p", {}, `Stock: ${scores.stock}`));
@@ -279,19 +332,83 @@ function handSection(game, view, onCommand) {
   const playable = new Map(view.legal.filter((c) => c.type === "play").map((c) => [c.card, c]));
   return h("section", { id: "hand", "aria-label": "Your hand" }, h("h2", {}, "Your hand"),
     s.hand.length ? h("div", { class: "cards" }, s.hand.map((code) => card(game, code, {
-      legal: playable.has(code),
+      legal: playable.has(code), superTrump: (s.super_trumps || []).includes(code),
       onclick: onCommand ? () => onCommand(playable.get(code)) : null,
     }))) : h("p", { class: "note" }, "No cards"));
 }
 
+// The risky call armed by a first press; the second press on it makes the move. Kept across
+// redraws so that a new event between the two presses does not lose the first.
+let armed = null;
+
 function movesSection(game, view, onCommand) {
-  const other = (view.legal || []).filter((c) => c.type !== "play");
-  if (!other.length || !onCommand) return null;
-  return h("section", { id: "moves", "aria-label": "Your move" }, h("h2", {}, "Your move"),
-    h("div", { class: "buttons" }, other.map((command, i) => h("button", {
-      type: "button", class: "move legal", dataset: { command: JSON.stringify(command), key: `move-${JSON.stringify(command)}`, index: i },
-      onclick: () => onCommand(command),
-    }, describeCommand(game, view, command)))));
+  const other = inSafeOrder((view.legal || []).filter((c) => c.type !== "play"));
+  const reasons = onCommand ? missingReasons(game, view) : [];
+  if ((!other.length || !onCommand) && !reasons.length) return null;
+  const keys = new Set(other.map((c) => JSON.stringify(c)));
+  if (armed && !keys.has(armed)) armed = null;
+  return h("section", { id: "moves", "aria-label": "Your move", tabindex: "-1" }, h("h2", {}, "Your move"),
+    onCommand && other.length ? h("div", { class: "buttons" }, other.map((command, i) => {
+      const key = JSON.stringify(command);
+      const words = describeCommand(game, view, command);
+      const isArmed = armed === key;
+      return h("button", {
+        type: "button",
+        class: ["move", "legal", safe(command) ? "safe" : "", risky(command) ? "risky" : "", isArmed ? "armed" : ""].filter(Boolean).join(" "),
+        dataset: { command: key, key: `move-${key}`, index: i, words },
+        "aria-describedby": risky(command) ? "risky-help" : null,
+        onclick: (event) => {
+          if (risky(command) && armed !== key) {
+            armed = key;
+            const button = event.currentTarget;
+            button.classList.add("armed");
+            button.textContent = `Confirm: ${words}?`;
+            document.getElementById("risky-help").textContent = `${words} is a risky call: press it again to confirm, Escape to think again.`;
+            return;
+          }
+          armed = null;
+          onCommand(command);
+        },
+        onkeydown: (event) => {
+          if (event.key === "Escape" && armed === key) {
+            armed = null;
+            event.currentTarget.classList.remove("armed");
+            event.currentTarget.textContent = words;
+            document.getElementById("risky-help").textContent = "";
+          }
+        },
+      }, isArmed ? `Confirm: ${words}?` : words);
+    })) : null,
+    h("p", { id: "risky-help", class: "note", "aria-live": "polite" },
+      armed ? `${describeCommand(game, view, JSON.parse(armed))} is a risky call: press it again to confirm, Escape to think again.` : ""),
+    reasons.map((line) => h("p", { class: "why note" }, line)));
+}
+
+// What anyone at the table wants to see at a glance: the game being played, its price, and
+// who is ahead.
+function glance(game, view) {
+  const s = view.game_state;
+  if (!s) return null;
+  const parts = [];
+  if (game === "schafkopf") {
+    const d = s.declared;
+    parts.push(d ? (d.declarer == null ? schafkopfGame(d.game, d.suit) : `${seatName(d.declarer)}: ${schafkopfGame(d.game, d.suit)}`)
+      : "No game named yet");
+    parts.push(`multiplier ×${s.multiplier || 1}`);
+    if (s.stoss && s.stoss.length) parts.push(s.stoss.map((x) => x.call).join(", "));
+    parts.push(`deal ${s.deal + 1} of ${s.deals}`);
+  } else if (game === "scharwenzel") {
+    parts.push(s.trumps ? `Trumps ${suitName(game, s.trumps.suit)}` : "Trumps not named yet");
+    if (s.tricks_taken) parts.push(`tricks ${s.tricks_taken[0]} : ${s.tricks_taken[1]}`);
+    if (s.tout) parts.push("Tout!");
+    parts.push(`deal ${s.deal + 1}`);
+  } else if (game === "scharfe-schoten") {
+    if (s.ranking) parts.push(`Colours: ${s.ranking.map((c) => suitName(game, c)).join(" > ")}`);
+    parts.push(`round ${s.round} of ${s.rounds}`);
+  }
+  const totals = view.scores && view.scores.totals;
+  if (totals && totals.length) parts.push(`scores ${totals.join(" · ")}`);
+  return h("p", { id: "glance", class: "glance" }, parts.join(" · "));
 }
 
 function finalBanner(view) {
@@ -315,13 +432,13 @@ export function renderTable(view, { onCommand = null, connection = "", note = ""
       h("p", {}, h("span", { id: "phase", dataset: { phase } }, `Phase: ${PHASES[phase] || phase}`), " · ",
         h("span", { id: "turn", class: toAct(view).includes(view.viewer) ? "my-turn" : "" }, turnText(view)), " · ",
         h("span", { id: "seq" }, `event ${view.seq}`), connection ? h("span", { id: "connection" }, ` · ${connection}`) : null),
+      glance(game, view),
       note ? h("p", { id: "note", class: "note" }, note) : null),
     finalBanner(view),
     seatsSection(game, view),
-    trickSection(game, view),
-    infoSection(game, view),
     movesSection(game, view, onCommand),
     handSection(game, view, onCommand),
+    infoSection(game, view),
     scoreSheet(game, view));
 }
 

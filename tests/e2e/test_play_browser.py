@@ -12,8 +12,13 @@ Stoß, the seats moved through the API), and render the Schafkopf house rules' s
 swap, Schieberrunde, naming mode) in words. Needs Debian's `chromium` and `chromium-driver` (or
 any Chromium and its driver on the PATH, or named by STICH_CHROMIUM and STICH_CHROMEDRIVER);
 without them the tests skip, unless STICH_REQUIRE_BROWSER=1 (CI) makes that a failure.
-Screenshots of each table go to the test's temporary folder, and to docs/screenshots/ when
-STICH_UPDATE_SCREENSHOTS=1.
+Each whole game runs at a desktop's width and at 360 px (Chromium's device emulation), never
+scrolling sideways. Further tests: the focus never rests on a risky call and a Tout asks for a
+second Enter; a missing option says why; the seats sit around the felt and the trick is gathered
+unless prefers-reduced-motion; a tournament from the lobby to its standings; and axe-core
+(tests/e2e/package.json, `npm ci --prefix tests/e2e`) finds nothing serious or critical at 1280,
+420 and 360 px. Screenshots of each table (desktop and phone) and of a tournament's standings go
+to the test's temporary folder, and to docs/screenshots/ when STICH_UPDATE_SCREENSHOTS=1.
 """
 from __future__ import annotations
 
@@ -82,11 +87,15 @@ return {
   turn: text('#turn'), seq: text('#seq'), final: text('#final'), connection: text('#connection'),
   hand: cards('#hand .card'), legalCards: cards('#hand button.card.legal'),
   disabledCards: cards('#hand button.card:disabled'),
-  moves: Array.from(document.querySelectorAll('#moves button.legal'), (e) => e.textContent),
+  moves: Array.from(document.querySelectorAll('#moves button.legal'), (e) => e.dataset.words || e.textContent),
   trick: cards('#trick .card'), mySeat: text('.seat.me'),
-  log: Array.from(document.querySelectorAll('#log li'), (e) => e.textContent),
-  active: document.activeElement ? (document.activeElement.dataset.card || document.activeElement.textContent) : null,
+  log: Array.from(document.querySelectorAll('#log li'), (e) => [Number(e.value), e.textContent]),
+  active: document.activeElement ? (document.activeElement.dataset.card || document.activeElement.dataset.words
+    || document.activeElement.textContent) : null,
   activeIsMove: !!(document.activeElement && document.activeElement.matches('#moves button, #hand button.legal')),
+  activeIsRisky: !!(document.activeElement && document.activeElement.matches('#moves button.risky')),
+  armed: text('#moves button.armed'),
+  sideways: document.documentElement.scrollWidth - window.innerWidth,
 };
 """
 
@@ -158,8 +167,9 @@ def counts(colours: dict) -> str:
 READ_PARTS = """
 const text = (sel) => { const e = document.querySelector(sel); return e ? e.textContent : null; };
 const texts = (sel) => Array.from(document.querySelectorAll(sel), (e) => e.textContent);
-const perSeat = (sel) => Array.from(document.querySelectorAll('#seats .seat'), (s) => {
-  const e = s.querySelector(sel); return e ? e.textContent : null; });
+const perSeat = (sel) => Array.from(document.querySelectorAll('#seats .seat'))
+  .sort((a, b) => Number(a.dataset.seat) - Number(b.dataset.seat)).map((s) => {
+    const e = s.querySelector(sel); return e ? e.textContent : null; });
 const called = document.querySelector('#called-ace .card');
 return {
   seq: text('#seq'), hand: Array.from(document.querySelectorAll('#hand .card'), (e) => e.dataset.card),
@@ -239,13 +249,19 @@ def shows_what_the_api_shows(driver, server, game: str, game_id: str, token: str
 
 
 def card_faces_name_suit_and_rank(driver, game: str) -> int:
-    """Every card on the table shows rank and suit as text, and its label names both in words."""
-    faces = driver.execute_script("""return Array.from(document.querySelectorAll('#table-area .card'), (e) => ({
-      card: e.dataset.card, text: e.innerText, label: e.getAttribute('aria-label'), title: e.title}));""")
+    """Every card on the table is a face drawn in SVG on the page (no image file), printing its
+    rank in the corner, and its label names suit and rank in words for screen readers."""
+    faces = driver.execute_script("""return Array.from(document.querySelectorAll('#table-area .card'), (e) => {
+      const svg = e.querySelector('svg.face');
+      return {card: e.dataset.card, index: svg ? svg.querySelector('.index text').textContent : null,
+        hidden: svg ? svg.getAttribute('aria-hidden') : null, shapes: svg ? svg.querySelectorAll('path, circle, ellipse').length : 0,
+        images: e.querySelectorAll('img, image, use').length, label: e.getAttribute('aria-label'), title: e.title};});""")
     for shown in faces:
-        rank, suit, name = face(game, shown["card"])
-        assert shown["text"].split() == [rank, suit], shown
-        assert shown["title"] == name and shown["label"] in (name, f"Play {name}", f"{name} (not playable now)"), shown
+        rank, _, name = face(game, shown["card"])
+        assert shown["index"] == rank and shown["hidden"] == "true" and shown["shapes"] >= 2 and not shown["images"], shown
+        named = (name, f"{name} (super trump)")
+        assert shown["title"] in named and shown["label"] in (
+            *named, *(f"Play {n}" for n in named), *(f"{n} (not playable now)" for n in named)), shown
     return len(faces)
 
 
@@ -257,9 +273,14 @@ def click(driver, selector: str, text: str | None = None) -> str:
     for _ in range(20):
         try:
             for element in driver.find_elements(By.CSS_SELECTOR, selector):
-                label = element.get_attribute("data-card") or element.text
+                label = element.get_attribute("data-card") or element.get_attribute("data-words") or element.text
                 if text is None or label == text:
+                    classes = (element.get_attribute("class") or "").split()
                     element.click()
+                    if "risky" in classes and "armed" not in classes:
+                        # A Tout or a Solo asks once more: the first click arms it, the second calls it.
+                        wait_for(driver, lambda s, label=label: s["armed"] == f"Confirm: {label}?", what=f"{label} to ask again")
+                        break
                     return label
         except StaleElementReferenceException:
             pass  # the table was drawn again: find it anew
@@ -278,7 +299,8 @@ def create_in_lobby(driver, server, game: str, players: int) -> str:
     Select(driver.find_element(By.ID, "new-rules")).select_by_index(0)  # the shortest game
     seats = driver.find_elements(By.CSS_SELECTOR, "#new-seats select")
     assert len(seats) == players
-    assert [s.get_attribute("value") for s in seats] == ["human"] + ["bot"] * (players - 1)
+    # Bot seats default to the strongest bot, at its default budget.
+    assert [s.get_attribute("value") for s in seats] == ["human"] + ["search"] * (players - 1)
     driver.find_element(By.ID, "create-game").click()
     state = wait_for(driver, lambda s: s["phase"] not in (None, "waiting"), what="the table")
     assert "#game/" in driver.current_url
@@ -290,7 +312,7 @@ def choose(state: dict, rng: random.Random) -> tuple[str, str]:
     """The move a simple player makes: in Schafkopf gives a Stoß when it may, says it plays (so a
     deal is played, not thrown in) and names a Rufspiel when it can (so an Ace is called); else a
     legal card if there is one, else any legal move."""
-    for start in ("Stoß: ", "Ich spiele (", "Play Rufspiel "):
+    for start in ("Stoß: ", "Ich spiele (", "Play Rufspiel ", "Bid "):
         for move in state["moves"]:
             if move.startswith(start):
                 return "#moves button.legal", move
@@ -300,18 +322,37 @@ def choose(state: dict, rng: random.Random) -> tuple[str, str]:
 
 
 def by_keyboard(driver, target: str) -> str:
-    """Tab from the focused move to ``target`` (a move's words or a card's code), then Enter."""
+    """From the focused move, Tab (or Shift+Tab) to ``target`` (a move's words or a card's code),
+    then Enter; a risky call takes a second Enter, the first only arms it."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
-    for _ in range(40):
-        state = read(driver)
-        assert state["activeIsMove"], f"the focus left the moves before reaching {target}: {state}"
-        if state["active"] == target:
-            ActionChains(driver).send_keys(Keys.ENTER).perform()
-            return target
-        ActionChains(driver).send_keys(Keys.TAB).perform()
-    raise AssertionError(f"{target} was never reached by Tab")
+    state = read(driver)
+    order = driver.execute_script("return Array.from(document.querySelectorAll('#moves button, #hand button.legal'),"
+                                  " (e) => e.dataset.card || e.dataset.words)")
+    if driver.execute_script("return document.activeElement.id") == "moves":
+        # Every call is risky (a naming with neither Rufspiel nor Weiter): the focus rests on the
+        # section itself, so that Enter calls nothing; Tab goes on into the calls.
+        assert driver.execute_script("return !document.querySelector('#moves button:not(.risky), #hand button.legal')"), state
+        steps = order.index(target) + 1
+    else:
+        assert state["activeIsMove"] and not state["activeIsRisky"], f"the default focus is not a safe move: {state}"
+        steps = order.index(target) - order.index(state["active"])
+    for _ in range(abs(steps)):
+        chain = ActionChains(driver)
+        if steps > 0:
+            chain.send_keys(Keys.TAB)
+        else:
+            chain.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT)
+        chain.perform()
+    state = read(driver)
+    assert state["active"] == target and state["activeIsMove"], f"Tab did not reach {target}: {state}"
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    if state["activeIsRisky"]:
+        armed = wait_for(driver, lambda s: s["armed"] == f"Confirm: {target}?", what=f"{target} to ask again")
+        assert armed["seq"] == state["seq"], "a risky call was made by one Enter"
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+    return target
 
 
 def play_to_the_end(driver, server, game: str, game_id: str, shot: Path) -> dict:
@@ -333,13 +374,14 @@ def play_to_the_end(driver, server, game: str, game_id: str, shot: Path) -> dict
         assert set(state["legalCards"]) <= set(state["hand"])
         assert set(state["legalCards"]) | set(state["disabledCards"]) == set(state["hand"])
         assert f"{len(state['hand'])} card" in state["mySeat"]
+        assert state["sideways"] <= 0, f"the page scrolls sideways by {state['sideways']} px"
         if state["legalCards"] and len(state["trick"]) >= 2 and not shot.exists():
+            driver.execute_script("document.getElementById('table-status').scrollIntoView()")  # the felt in sight
             driver.save_screenshot(str(shot))
         before = state["seq"]
         if moves < 2:
-            # The first two moves by keyboard: the page puts the focus on the first legal move
+            # The first two moves by keyboard: the page puts the focus on the safest legal move
             # (again after a move), Tab goes on through the legal ones, Enter makes the move.
-            assert state["activeIsMove"], state
             label = by_keyboard(driver, choose(state, rng)[1])
         else:
             selector, label = choose(state, rng)
@@ -369,8 +411,10 @@ def check_the_end(driver, server, game_id: str, players: int, result: dict) -> N
     assert rows["Place"] == [places[p] for p in summary["scores"]["ranking"]]
     me = summary["scores"]["ranking"][0]
     assert state["final"] == f"Game over: you finished {places[me]} with {summary['scores']['totals'][0]}"
-    # The log tells what happened, in words.
-    assert any(line.endswith(". Game over") for line in state["log"])
+    # The log tells what happened, in words, oldest first, each line numbered by its seq.
+    seqs = [seq for seq, _ in state["log"]]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))) and seqs[-1] <= summary["seq"], seqs
+    assert any(text == "Game over" for _, text in state["log"])
 
 
 def check_the_replay(driver, server, game_id: str) -> None:
@@ -438,10 +482,24 @@ def answered_stale(entry: dict) -> bool:
     )
 
 
+@pytest.fixture
+def width(browser, request):
+    """The page at a desktop's width, or a phone's (emulated as Chromium's device mode does)."""
+    px = request.param
+    if px:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": px, "height": 780, "deviceScaleFactor": 1, "mobile": True})
+    yield px
+    if px:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.mark.parametrize("width", [None, 360], ids=["desktop", "phone-360"], indirect=True)
 @pytest.mark.parametrize("game, players", [("scharfe-schoten", 3), ("schafkopf", 4), ("scharwenzel", 4)])
-def test_a_whole_game_in_the_browser(browser, server, tmp_path, game, players):
+def test_a_whole_game_in_the_browser(browser, server, tmp_path, game, players, width):
     browser.get_log("browser")  # start with an empty console
-    shot = tmp_path / f"{game}.png"
+    name = f"{game}-phone" if width else game
+    shot = tmp_path / f"{name}.png"
     for _ in range(5):
         game_id = create_in_lobby(browser, server, game, players)
         result = play_to_the_end(browser, server, game, game_id, shot)
@@ -454,7 +512,9 @@ def test_a_whole_game_in_the_browser(browser, server, tmp_path, game, players):
     check_the_end(browser, server, game_id, players, result)
     assert result["moves"] >= 2 and result["faces"] > 0, result
     only_this_server(browser, server)
-    keep(shot, game)
+    if width:
+        assert browser.execute_script("return window.innerWidth") == width
+    keep(shot, name)
     check_the_replay(browser, server, game_id)
     no_script_errors(browser)
 
@@ -467,7 +527,7 @@ def test_the_page_resumes_a_dropped_stream_and_a_reload_keeps_the_seat(browser, 
     wait_for(browser, lambda s: s["connection"] == " · live"
              and browser.execute_script("return window.stichFollower.connections") == 2, what="the stream to resume")
     # Nothing missed: the log holds every event from the first it showed up to the game's seq.
-    seqs = sorted(int(line.split(".", 1)[0]) for line in read(browser)["log"])
+    seqs = [seq for seq, _ in read(browser)["log"]]
     assert seqs == list(range(seqs[0], api(server, f"/v1/games/{game_id}")["seq"] + 1))
     hand = read(browser)["hand"]
     browser.refresh()
@@ -696,4 +756,281 @@ def test_the_schafkopf_house_rules_are_told_in_words(browser, server):
     assert shown[5]["mode"].startswith("Renonce round")
     for one in shown:  # no raw values: no JSON, no undefined
         assert not re.search(r"[{}\[\]\"]|undefined|null|NaN", one["info"]), one["info"]
+    no_script_errors(browser)
+
+
+def sit_in_browser(driver, server, game_id: str, seat: int, token: str) -> None:
+    """Open the table as the holder of ``seat``, the way the lobby leaves its token behind."""
+    driver.get(server["url"] + "/play")
+    driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", f"stich.seat.{game_id}",
+                          json.dumps({"seat": seat, "token": token}))
+    driver.get(f"{server['url']}/play#game/{game_id}")
+
+
+def press(driver, *keys) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    for key in keys:
+        ActionChains(driver).send_keys(key).perform()
+
+
+def test_the_focus_never_rests_on_a_risky_call_and_a_tout_asks_twice(browser, server):
+    """Schafkopf: the default focus is Weiter, not a call; when naming, a Tout or a Solo is only
+    called by a second Enter (Escape takes the first back), and nothing is sent before it."""
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get_log("browser")
+    table = ApiTable(server, {"deals": 1})
+    me = table.view()["to_act"][0]
+    sit_in_browser(browser, server, table.id, me, table.tokens[me])
+    state = wait_for(browser, lambda s: s["moves"] and s["activeIsMove"], what="the announcement")
+    assert state["active"] == "Weiter (pass)" and not state["activeIsRisky"], state
+    by_keyboard(browser, "Ich spiele (play)")
+    deadline = time.monotonic() + 10
+    while not any(a["seat"] == me for a in table.view()["game_state"]["announcements"]):  # the browser's move landed
+        assert time.monotonic() < deadline, "the announcement made by keyboard never arrived"
+        time.sleep(0.05)
+    for _ in range(3):
+        seat = table.view()["to_act"][0]
+        table.send(seat, {"type": "announce", "intent": "pass"})
+    state = wait_for(browser, lambda s: s["phase"] == "naming" and any(m.startswith("Play ") for m in s["moves"]),
+                     what="the naming")
+    wait_for(browser, lambda s: s["active"] is not None and s["activeIsMove"]
+             or browser.execute_script("return document.activeElement.id") == "moves", what="the focus")
+    state = read(browser)
+    assert not state["activeIsRisky"], f"the default focus is a risky call: {state}"
+    risky = browser.execute_script("return Array.from(document.querySelectorAll('#moves button.risky'), (e) => e.dataset.words)")
+    assert "Play Eichel-Solo Tout" in risky and "Play Eichel-Solo" in risky, risky
+    assert not any(m.startswith("Play Rufspiel") for m in risky)
+    seq = state["seq"]
+    while read(browser)["active"] != "Play Eichel-Solo Tout":
+        press(browser, Keys.TAB)
+        assert read(browser)["activeIsMove"], read(browser)
+    press(browser, Keys.ENTER)
+    state = wait_for(browser, lambda s: s["armed"] == "Confirm: Play Eichel-Solo Tout?", what="the confirmation")
+    assert "risky call: press it again" in browser.find_element("id", "risky-help").text
+    press(browser, Keys.ESCAPE)
+    state = wait_for(browser, lambda s: s["armed"] is None, what="Escape to take it back")
+    press(browser, Keys.ENTER)
+    wait_for(browser, lambda s: s["armed"] == "Confirm: Play Eichel-Solo Tout?", what="the confirmation again")
+    assert read(browser)["seq"] == seq and table.view()["seq"] == int(seq.split()[1]), "sent before the confirmation"
+    press(browser, Keys.ENTER)
+    wait_for(browser, lambda s: s["phase"] == "play", what="the Solo Tout")
+    assert table.view()["game_state"]["declared"]["game"] == "solo_tout"
+    assert browser.find_element("id", "glance").text.startswith(f"Seat {me}: Eichel-Solo Tout · multiplier ×1")
+    no_script_errors(browser)
+
+
+def scharwenzel_hands_without_a_suit_of_three() -> list[list[str]]:
+    """Seat 0 (forehand) holds QC QS JC JS and two hearts and two diamonds: no suit to bid on."""
+    mine = ["QC", "QS", "JC", "JS", "7H", "8H", "7D", "8D"]
+    rest = [f"{rank}{suit}" for suit in "CSHD" for rank in ("A", "K", "Q", "J", "10", "9", "8", "7")
+            if f"{rank}{suit}" not in mine]
+    return [mine, rest[0:8], rest[8:16], rest[16:24]]
+
+
+def test_an_option_that_is_missing_says_why(browser, server):
+    browser.get_log("browser")
+    bot = {"kind": "bot", "bot": "heuristic"}
+    game_id = api(server, "/v1/games", body={"game": "scharwenzel", "players": 4, "rules": {"deals": 1},
+                                             "seats": [{"kind": "human"}, bot, bot, bot],
+                                             "preset_deals": [{"hands": scharwenzel_hands_without_a_suit_of_three()}]})["id"]
+    token = api(server, f"/v1/games/{game_id}/seats/0", body={})["token"]
+    sit_in_browser(browser, server, game_id, 0, token)
+    state = wait_for(browser, lambda s: s["moves"] == ["Pass"] and s["active"] == "Pass", what="the bidding")
+    why = browser.execute_script("return Array.from(document.querySelectorAll('#moves .why'), (e) => e.textContent)")
+    assert why == ["You can only pass: no suit of three or more cards (QC, QS and the Jacks do not count)."]
+    assert state["phase"] == "bidding"
+    by_keyboard(browser, "Pass")
+    wait_for(browser, lambda s: s["phase"] != "bidding", what="the pass")
+    bids = api(server, f"/v1/games/{game_id}/view", token)["game_state"]["bidding"]
+    assert bids[0]["seat"] == 0 and bids[0]["passed"] is True, bids
+    # The tout round comes to seat 0 (forehand) first: the default is No tout, never the announcement.
+    state = wait_for(browser, lambda s: s["phase"] != "tout" or s["moves"], what="the tout round")
+    if state["phase"] == "tout":
+        assert state["active"] == "No tout" and state["moves"] == ["No tout", "Announce tout"], state
+    no_script_errors(browser)
+
+
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.map((v) => ({
+  id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))),
+  (e) => done(String(e)));
+"""
+
+
+def serious_violations(driver) -> list:
+    driver.execute_script(AXE.read_text(encoding="utf-8"))
+    found = driver.execute_async_script(AXE_RUN)
+    assert isinstance(found, list), found
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_nothing_serious_and_the_phone_never_scrolls_sideways(browser, server):
+    """axe-core (tests/e2e/package.json; `npm ci --prefix tests/e2e`) on the lobby, a table in
+    play, and a replay, at a desktop's width and at 420 and 360 px; no serious or critical
+    violation, and no sideways scroll at the phone widths."""
+    if not AXE.exists():
+        if os.environ.get("STICH_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"STICH_REQUIRE_BROWSER=1 but {AXE} is missing (npm ci --prefix tests/e2e)")
+        pytest.skip("axe-core is not installed: npm ci --prefix tests/e2e")
+    browser.get_log("browser")
+    bot = {"kind": "bot", "bot": "heuristic"}
+    game_id = api(server, "/v1/games", body={"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1},
+                                             "seats": [{"kind": "human"}, bot, bot]})["id"]
+    token = api(server, f"/v1/games/{game_id}/seats/0", body={})["token"]
+    finished = api(server, "/v1/games", body={"game": "scharwenzel", "players": 4, "rules": {"deals": 1},
+                                              "seats": [bot] * 4})["id"]
+    pages = [("the lobby", "/play", lambda: browser.find_elements("id", "create-game")),
+             ("a table", f"/play#game/{game_id}", lambda: read(browser)["moves"] or read(browser)["legalCards"])]
+    widths = [None, 420, 360]
+    for px in widths:
+        if px:
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": px, "height": 780, "deviceScaleFactor": 1, "mobile": True})
+        try:
+            sit_in_browser(browser, server, game_id, 0, token)
+            for what, path, ready in pages:
+                browser.get(server["url"] + path)
+                wait_for(browser, lambda s, ready=ready: ready(), what=what)
+                assert serious_violations(browser) == [], (what, px)
+                if px:
+                    assert read(browser)["sideways"] <= 0, (what, px, read(browser)["sideways"])
+            deadline = time.monotonic() + 30
+            while api(server, f"/v1/games/{finished}")["status"] != "finished":
+                assert time.monotonic() < deadline, "the bots' game did not finish"
+                time.sleep(0.2)
+            browser.get(f"{server['url']}/play#replay/{finished}")
+            wait_for(browser, lambda s: s["phase"] == "finished", what="the replay")
+            assert serious_violations(browser) == [], ("the replay", px)
+            if px:
+                assert read(browser)["sideways"] <= 0, ("the replay", px)
+        finally:
+            if px:
+                browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    no_script_errors(browser)
+
+
+def test_a_tournament_from_the_lobby_to_the_standings(browser, server, tmp_path):
+    """One person and three bots: created in the lobby, the seat taken with "Take my seat", the
+    game played at the table, and the final standings on the tournament's page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get_log("browser")
+    browser.get(server["url"] + "/play")
+    wait_for(browser, lambda s: browser.find_elements(By.ID, "create-tournament-button"), what="the lobby")
+    Select(browser.find_element(By.ID, "t-game")).select_by_value("schafkopf")
+    assert Select(browser.find_element(By.ID, "t-bot")).first_selected_option.get_attribute("value") == "search"
+    Select(browser.find_element(By.ID, "t-bot")).select_by_value("heuristic")
+    browser.find_element(By.ID, "create-tournament-button").click()
+    wait_for(browser, lambda s: "#tournament/" in browser.current_url, what="the tournament")
+    tournament_id = browser.current_url.rsplit("/", 1)[1]
+    wait_for(browser, lambda s: browser.execute_script(
+        "const b = document.getElementById('take-my-seat'); return b && b.textContent === 'Take my seat: round 1'"),
+        what="round 1's table")
+    assert browser.execute_script("return window.stichTournamentFollower.connections") >= 1
+    click(browser, "#take-my-seat")
+    wait_for(browser, lambda s: "#game/" in browser.current_url and (s["moves"] or s["legalCards"] or s["final"]), what="the table")
+    game_id = browser.current_url.rsplit("/", 1)[1]
+    tournament = api(server, f"/v1/tournaments/{tournament_id}")
+    assert tournament["schedule"][0]["tables"][0]["game_id"] == game_id
+    play_to_the_end(browser, server, "schafkopf", game_id, tmp_path / "tournament.png")
+    click(browser, "#back-to-tournament")
+    wait_for(browser, lambda s: browser.execute_script(
+        "const c = document.querySelector('#standings caption'); return c && c.textContent === 'Final standings'"),
+        what="the final standings")
+    rows = browser.execute_script("""return Array.from(document.querySelectorAll('#standings tbody tr'),
+      (r) => Array.from(r.children, (c) => c.textContent));""")
+    standings = api(server, f"/v1/tournaments/{tournament_id}/standings")["standings"]
+    assert [[int(r[0]), r[1].split(" ")[1], int(r[2])] for r in rows] == [
+        [s["place"], str(s["participant"]), s["points"]] for s in standings]
+    assert sum("(you)" in r[1] for r in rows) == 1
+    page = browser.find_element(By.ID, "tournament").text
+    assert not re.search(r"null|undefined|NaN", page), page
+    assert "Round 1 (finished): table 1 replay" in page, page
+    shot = tmp_path / "tournament-standings.png"
+    browser.save_screenshot(str(shot))
+    keep(shot, "tournament")
+    no_script_errors(browser)
+
+
+# A table drawn by the page's own renderTable, put on the page, and read as a person sees it.
+RENDER_ON_PAGE = """
+const [view, done] = arguments;
+import('/play/assets/table.js').then(({ renderTable }) => {
+  const main = document.getElementById('main');
+  main.replaceChildren(renderTable(view, {}));
+  const side = (seat) => { const e = document.querySelector(`#seats .seat[data-seat="${seat}"]`); return e.parentElement.className; };
+  const played = Array.from(document.querySelectorAll('#trick li'), (li) => {
+    const box = li.getBoundingClientRect(), trick = document.getElementById('trick').getBoundingClientRect();
+    return {seat: Number(li.dataset.seat), x: (box.left + box.width / 2 - trick.left) / trick.width,
+      y: (box.top + box.height / 2 - trick.top) / trick.height, winner: li.classList.contains('winner'),
+      animation: getComputedStyle(li).animationName};
+  });
+  done({sides: view.seats.map((_, seat) => side(seat)), played, caption: document.getElementById('trick-caption').textContent,
+    gathering: document.querySelector('#trick ol').className});
+}, (error) => done(String(error)));
+"""
+
+
+def test_the_seats_sit_around_the_table_and_the_trick_is_gathered_unless_motion_is_reduced(browser, server):
+    """Seat 2 of four sees itself at the bottom, seat 3 on the left, 0 across, 1 on the right;
+    each card of the last trick lies in front of its player, the winner marked; the trick is
+    gathered by an animation, and with prefers-reduced-motion it is not."""
+    table = ApiTable(server, {"deals": 1})
+    base = table.view(2)
+    plays = [{"seat": 3, "card": "EA"}, {"seat": 0, "card": "E10"}, {"seat": 1, "card": "EK"}, {"seat": 2, "card": "E9"}]
+    view = {**base, "game_state": {**base["game_state"], "phase": "play", "current_trick": {"leader": 3, "plays": []},
+                                   "last_trick": {"leader": 3, "plays": plays, "winner": 3}}}
+    browser.get(server["url"] + "/play")
+    shown = browser.execute_async_script(RENDER_ON_PAGE, view)
+    assert isinstance(shown, dict), shown
+    assert shown["sides"] == ["side side-top", "side side-right", "side side-bottom", "side side-left"], shown
+    at = {p["seat"]: p for p in shown["played"]}
+    assert at[2]["y"] > .6 and at[0]["y"] < .4 and at[3]["x"] < .4 and at[1]["x"] > .6, at  # in front of each player
+    assert [seat for seat, p in at.items() if p["winner"]] == [3] and shown["caption"].startswith("Seat 3 takes the trick")
+    assert shown["gathering"] == "trick-cards gathering" and all(p["animation"] == "gather" for p in shown["played"]), shown
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        browser.get(server["url"] + "/play")
+        still = browser.execute_async_script(RENDER_ON_PAGE, view)
+        assert all(p["animation"] == "none" for p in still["played"]), still
+        assert {p["seat"]: (round(p["x"], 2), round(p["y"], 2)) for p in still["played"]} == {
+            seat: (round(p["x"], 2), round(p["y"], 2)) for seat, p in at.items()}, "with reduced motion nothing moves"
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_when_every_call_is_risky_the_focus_rests_on_the_calls_section(browser, server):
+    """Schafkopf: seat 0 said "Ich spiele" holding the Eichel-Sau and no Gras or Schellen, so no
+    Rufspiel and no Weiter: only Solos and Touts. Enter then calls nothing; Tab reaches them."""
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get_log("browser")
+    mine = ["EA", "E10", "EO", "E8", "HK", "HO", "HU", "H7"]
+    rest = [f"{suit}{rank}" for suit in "EGHS" for rank in ("A", "10", "K", "O", "U", "9", "8", "7")
+            if f"{suit}{rank}" not in mine]
+    hands = [mine, rest[0:8], rest[8:16], rest[16:24]]
+    game_id = api(server, "/v1/games", body={"game": "schafkopf", "players": 4, "rules": {"deals": 1},
+                                             "seats": [{"kind": "human"}] * 4,
+                                             "preset_deals": [{"hands": hands, "dealer": 3}]})["id"]
+    tokens = [api(server, f"/v1/games/{game_id}/seats/{seat}", body={})["token"] for seat in range(4)]
+    for seat, intent in ((0, "play"), (1, "pass"), (2, "pass"), (3, "pass")):
+        api(server, f"/v1/games/{game_id}/commands", tokens[seat], body={"type": "announce", "intent": intent})
+    sit_in_browser(browser, server, game_id, 0, tokens[0])
+    state = wait_for(browser, lambda s: s["phase"] == "naming" and s["moves"], what="the naming")
+    assert all(m.startswith("Play ") and "Rufspiel" not in m for m in state["moves"]), state["moves"]
+    wait_for(browser, lambda s: browser.execute_script("return document.activeElement.id") == "moves", what="the focus")
+    press(browser, Keys.ENTER)
+    time.sleep(0.3)
+    assert api(server, f"/v1/games/{game_id}/view", tokens[0])["game_state"]["phase"] == "naming", "Enter called a Solo"
+    assert read(browser)["armed"] is None
+    press(browser, Keys.TAB)
+    state = read(browser)
+    assert state["activeIsRisky"] and state["active"] == state["moves"][0], state
+    why = browser.execute_script("return Array.from(document.querySelectorAll('#moves .why'), (e) => e.textContent)")
+    assert why == ["No Rufspiel: you hold no Eichel, Gras or Schellen card (other than Obers and Unters) without its Sau to call."]
     no_script_errors(browser)
