@@ -15,7 +15,9 @@ of its game in order. ``--only streams`` starts the server and runs only that
 phase (for working on it); ``--stream-*`` options size it. ``--only
 tournament`` runs only "tournament at scale" (``bench/tournament.py``): a
 64-participant Schafkopf bot tournament (16 tables, 3 rounds, 8 deals per
-table) played to the end by the bot workers (``--short``: 16 participants).
+table) played to the end by the bot workers (``--short``: 16 participants), after
+baseline B in the same run: its table events/s ÷ B is the figure. ``--only bots``
+runs only the bot answer latency in a game with a human.
 ``--only simulator`` (no server) times random playouts of each game's simulator against its
 decider and OpenSpiel's skat and hearts (``bench/simulator.py``; OpenSpiel only when
 ``pyspiel`` is importable: ``pip install open-spiel``).
@@ -100,7 +102,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--short", action="store_true", help="a smoke run of a couple of minutes")
-    parser.add_argument("--only", choices=["streams", "tournament", "simulator"],
+    parser.add_argument("--only", choices=["streams", "tournament", "bots", "simulator"],
                         help="run only this phase (after starting the server)")
     parser.add_argument("--duration", type=float, help="seconds per throughput phase (default 20, short 6)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent simulated clients")
@@ -158,9 +160,15 @@ def main(argv=None) -> int:
                                gunicorn, workers, rss_after_warmup)
         if args.only == "tournament":
             size = tournament.TournamentConfig.short() if args.short else tournament.TournamentConfig()
-            progress.phase(f"tournament at scale: {size.participants} {size.game} bots, {size.rounds} rounds of "
-                           f"{size.deals_per_table} deals, {args.bot_workers} bot workers")
-            result["tournament"] = tournament.run(port, size, progress.say)
+            progress.phase(f"baseline B, then tournament at scale: {size.participants} {size.game} bots, "
+                           f"{size.rounds} rounds of {size.deals_per_table} deals, {args.bot_workers} bot workers")
+            # B in the same run, just before: the table events' rate is reported against it.
+            baseline_b = run_phase("b", port, args.clients, args.procs, duration)
+            progress.say(f"baseline B: {baseline_b['per_s']:.0f} req/s")
+            result["tournament"] = tournament.run(port, size, progress.say, baseline_b=baseline_b)
+        elif args.only == "bots":
+            progress.phase(f"bot turn latency over {bot_samples} answers (a game with a human)")
+            result["bot_latency"] = measure.bot_latency("127.0.0.1", port, bot_samples, progress.say)
         else:
             cfg = stream_cfg
             progress.phase(f"streams at scale: {cfg.sse} SSE + {cfg.polls} long polls over {cfg.games} games, "
@@ -305,6 +313,8 @@ def print_table(r: dict, path: Path) -> None:
         rows += streams.table_rows(r["streams"])
     if "tournament" in r:
         rows += tournament.table_rows(r["tournament"])
+    if "bot_latency" in r and "baseline_a" not in r:  # --only bots
+        rows.append(("bot answer", f"p50 {r['bot_latency']['p50_ms']:.1f} ms", f"p99 {r['bot_latency']['p99_ms']:.1f} ms"))
     if "simulator" in r:
         rows += simulator.table_rows(r["simulator"])
     width = max(len(a) for a, _, _ in rows)

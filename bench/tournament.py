@@ -8,7 +8,9 @@ the 16 tables of each round, every bot move, recording every table, drawing
 the next round) is the workers'. Reported: the wall time from the start
 request to the final standings, tables finished per minute, the moves played
 (every table game's events) per second, each round's wall time, and whether
-the standings equal the sum of the games' results.
+the standings equal the sum of the games' results; with the same run's
+baseline B, the events per second ÷ B's requests per second (target ≥ 0.5:
+a table plays at the store's speed, not the queue's).
 """
 from __future__ import annotations
 
@@ -44,7 +46,9 @@ def _call(base: str, method: str, path: str, body: dict | None = None, token: st
         return json.loads(response.read())
 
 
-def run(port: int, cfg: TournamentConfig, say=print) -> dict:
+def run(port: int, cfg: TournamentConfig, say=print, baseline_b: dict | None = None) -> dict:
+    """``baseline_b``: the same run's baseline B (``bench.__main__.run_phase``); the table events'
+    rate is reported against its requests per second."""
     base = f"http://127.0.0.1:{port}/v1"
     created = _call(base, "POST", "/tournaments", {
         "name": "bench", "game": cfg.game, "rounds": cfg.rounds, "deals_per_table": cfg.deals_per_table,
@@ -75,10 +79,14 @@ def run(port: int, cfg: TournamentConfig, say=print) -> dict:
                 results[participant] = results.get(participant, 0) + game["scores"]["totals"][seat]
     standings_match = all(row["points"] == results[row["participant"]] for row in body["standings"])
     durations = [round_ends[n] - round_ends.get(n - 1, 0.0) for n in sorted(round_ends)]
-    return {"config": asdict(cfg), "tournament_id": tournament_id, "wall_s": round(wall, 2), "tables": tables,
-            "tables_per_min": round(tables / wall * 60, 1), "events": events,
-            "events_per_s": round(events / wall, 1), "round_wall_s": [round(d, 2) for d in durations],
-            "standings_match_games": standings_match}
+    out = {"config": asdict(cfg), "tournament_id": tournament_id, "wall_s": round(wall, 2), "tables": tables,
+           "tables_per_min": round(tables / wall * 60, 1), "events": events,
+           "events_per_s": round(events / wall, 1), "round_wall_s": [round(d, 2) for d in durations],
+           "standings_match_games": standings_match}
+    if baseline_b is not None:
+        out["baseline_b_per_s"] = round(baseline_b["per_s"], 1)
+        out["events_over_b"] = round(events / wall / baseline_b["per_s"], 3) if baseline_b["per_s"] else None
+    return out
 
 
 def table_rows(t: dict) -> list[tuple[str, str, str]]:
@@ -89,8 +97,12 @@ def table_rows(t: dict) -> list[tuple[str, str, str]]:
         ("tournament events", f"{t['events_per_s']:.0f} events/s",
          "rounds " + ", ".join(f"{d:.1f}s" for d in t["round_wall_s"])),
         ("tournament standings = games' sums", "yes" if t["standings_match_games"] else "NO", ""),
-    ]
+    ] + ([("tournament events / B", f"{t['events_over_b']:.3f}", f"B {t['baseline_b_per_s']:.0f} req/s")]
+         if t.get("events_over_b") is not None else [])
 
 
 def targets(t: dict) -> dict:
-    return {"tournament_finished": True, "tournament_standings_match": t["standings_match_games"]}
+    out = {"tournament_finished": True, "tournament_standings_match": t["standings_match_games"]}
+    if t.get("events_over_b") is not None:
+        out["tournament_events_over_b>=0.5"] = t["events_over_b"] >= 0.5
+    return out

@@ -1,9 +1,12 @@
-"""The bot-turn job: re-read the game, and if the bot is still due, move.
+"""The bot-turn job: re-read the game, and if the bot is still due, move; then, while only bots
+are to act, play their turns too (a bounded run, ``workers/chain.py``).
 
 Job arguments are ids, never objects. A job that finds the game has moved on
 (another seq, or the seat no longer to act) exits quietly, so duplicate or
 late jobs are harmless; the append's expected seq and the idempotency key
-``bot-<seq>`` make a double move impossible.
+``bot-<seq>`` make a double move impossible. The run's later moves decide from
+the state the previous move left in the handler's cache (no reload) and take
+the same path: the handler's ``execute``, with the expected seq and the key.
 """
 from __future__ import annotations
 
@@ -15,13 +18,17 @@ from datetime import datetime, timezone
 from rq import get_current_job
 
 from domain.bots import policy, random_bot
-from domain.bots.decision import decision_for
+from domain.bots.decision import SeatHistories, decision_for
 from domain.errors import RuleViolation
 from domain.table import DEFAULT_BUDGET_MS
 from eventstore.handler import CommandHandler, Contention, IdempotencyKeyReused, StaleSeq, UnknownGame
 
+from . import chain
 from .metrics import BOT_TURN_SECONDS, MOVES
 from .runtime import current_handler
+
+# The seats' histories this process's bots have seen: a turn reads only the events since the last.
+HISTORIES = SeatHistories()
 
 
 def choose(handler: CommandHandler, game_id: str, state, seat: int, seq: int, bot: str | None = None) -> dict | None:
@@ -36,9 +43,10 @@ def choose(handler: CommandHandler, game_id: str, state, seat: int, seq: int, bo
         return None
     budget_ms = state.seats[seat].budget_ms or DEFAULT_BUDGET_MS
     deadline = time.monotonic() + budget_ms / 1000
-    events = [e.to_domain() for e in handler.store.read(game_id, until=seq)]
-    decision = decision_for(handler.table, state, events, seat, random.Random(rng_seed),
-                            lambda: time.monotonic() >= deadline, budget_ms)
+    history = HISTORIES.history(game_id, seat, seq, lambda after: [
+        e.to_domain() for e in handler.store.read(game_id, after=after, until=seq)])
+    decision = decision_for(handler.table, state, None, seat, random.Random(rng_seed),
+                            lambda: time.monotonic() >= deadline, budget_ms, history=history)
     return policy(bot, state.game.name)(decision)
 
 
@@ -56,27 +64,45 @@ def play_bot_turn(game_id: str, seat: int, seq: int, handler: CommandHandler | N
             loaded = handler.load(game_id)
     except UnknownGame:
         return "unknown game"
-    state = loaded.state
     if loaded.seq != seq:
         return "moved on"
-    if seat not in handler.table.to_act(state) or handler.table.bot_for(state, seat) is None:
+    if seat not in handler.table.to_act(loaded.state) or handler.table.bot_for(loaded.state, seat) is None:
         return "not due"
-    command = choose(handler, game_id, state, seat, seq)
+    # With a think pause every move is a job of its own, so each waits its pause.
+    with chain.running(game_id, 1 if think_ms else chain.max_moves(), chain.max_seconds()) as run:
+        while True:
+            run.played += 1
+            outcome = play(handler, loaded, seat)
+            if isinstance(outcome, str):
+                return outcome if run.played == 1 else "played"
+            record_move(loaded.state.game.name, queued=run.played == 1)
+            if not run.goes_on(handler.table, outcome.loaded):
+                return "played"
+            loaded = outcome.loaded  # the handler's fold after our move: nothing to reload
+            seat = min(handler.table.to_act(loaded.state))  # every seat to act is a bot's (goes_on)
+
+
+def play(handler: CommandHandler, loaded, seat: int):
+    """``seat``'s bot's move in ``loaded`` through the command handler: its ``Outcome``, or why not."""
+    command = choose(handler, loaded.game_id, loaded.state, seat, loaded.seq)
     if command is None:
         return "no legal command"
     try:
-        handler.execute(game_id, seat, command, expected_seq=seq, idempotency_key=f"bot-{seq}")
+        outcome = handler.execute(loaded.game_id, seat, command, expected_seq=loaded.seq,
+                                  idempotency_key=f"bot-{loaded.seq}")
     except (StaleSeq, Contention, IdempotencyKeyReused):  # another attempt at this turn got there first
         return "moved on"
     except RuleViolation as exc:  # would be a bug in legal_commands; leave it to the sweeper/logs
         return f"rejected: {exc.code}"
-    record_move(state.game.name)
-    return "played"
+    if outcome.duplicate:  # that attempt appended it (and its listeners ran): it carries the game on
+        return "moved on"
+    return outcome
 
 
-def record_move(game: str) -> None:
+def record_move(game: str, queued: bool = True) -> None:
+    """``queued``: the job's first move, which waited in the queue (a run's later moves did not)."""
     MOVES.labels(game).inc()
-    job = get_current_job()  # None when played inline (tests, single process): no queue to wait in
+    job = get_current_job() if queued else None  # None when played inline (tests, single process): no queue to wait in
     if job is not None and job.enqueued_at is not None:
         waited = datetime.now(timezone.utc) - job.enqueued_at.replace(tzinfo=timezone.utc)
         BOT_TURN_SECONDS.labels(game).observe(max(waited.total_seconds(), 0.0))

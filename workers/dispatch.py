@@ -2,7 +2,9 @@
 
 Both are listeners of the command handler: after every append they look at
 who is to act and queue one job per due bot seat, with the deterministic id
-``bot-<game>-<seq>-<seat>``.
+``bot-<game>-<seq>-<seat>`` — unless the bot job that made the move plays the
+next bot turn itself (``workers/chain.py``: bot-only stretches of a game run
+in one job, up to a bound).
 
 With RQ a turn goes into one of three lanes, each an RQ queue of its own,
 so that nobody waiting at a table queues behind work nobody waits for:
@@ -32,6 +34,8 @@ from rq import Queue
 from domain.table import Table, TableState
 from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Loaded
+
+from . import chain
 
 QUEUE_NAME = "stich-bots"  # the base name: the bulk lane's queue, and the others' prefix
 
@@ -86,6 +90,14 @@ def due_bot_seats(handler: CommandHandler, loaded: Loaded) -> list[int]:
     return bots_to_act(handler.table, loaded.state)
 
 
+def seats_to_queue(handler: CommandHandler, loaded: Loaded) -> list[int]:
+    """The due bot seats that need a job: none when the bot job that made this move plays them
+    itself (``workers/chain.py``)."""
+    if chain.claims(handler.table, loaded):
+        return []
+    return due_bot_seats(handler, loaded)
+
+
 def job_id(game_id: str, seq: int, seat: int) -> str:
     return f"bot-{game_id}-{seq}-{seat}"
 
@@ -104,7 +116,7 @@ class RQDispatcher:
         self.handler: CommandHandler | None = None
 
     def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
-        for seat in due_bot_seats(self.handler, loaded):
+        for seat in seats_to_queue(self.handler, loaded):
             enqueue_turn(self.queue, loaded.game_id, seat, loaded.seq, lane=lane_of(loaded.state, seat))
 
 
@@ -120,7 +132,7 @@ class InlineDispatcher:
     def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
         from .bot_turn import play_bot_turn
 
-        for seat in due_bot_seats(self.handler, loaded):
+        for seat in seats_to_queue(self.handler, loaded):
             self._pending.append((loaded.game_id, seat, loaded.seq))
         if getattr(self._local, "draining", False):
             return
