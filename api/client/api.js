@@ -11,12 +11,18 @@ export class ApiError extends Error {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function request(method, path, { token, body, headers } = {}) {
+export async function request(method, path, options = {}) {
+  return (await exchange(method, path, options)).data;
+}
+
+// A request's answer with its status and headers, for a caller that needs them (a 202's
+// Retry-After, say). ``signal`` aborts it.
+export async function exchange(method, path, { token, body, headers, signal } = {}) {
   const sent = { Accept: "application/json", ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const response = await fetch(path, {
-    method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body), signal,
   });
   const text = await response.text();
   let data = null;
@@ -26,7 +32,7 @@ export async function request(method, path, { token, body, headers } = {}) {
     data = { detail: text };
   }
   if (!response.ok) throw new ApiError(response.status, data);
-  return data;
+  return { status: response.status, headers: response.headers, data };
 }
 
 // crypto.randomUUID needs a secure context; a server reached over plain http on a LAN is not one.

@@ -1,5 +1,6 @@
 // The page: a lobby (#), a table (#game/<id>) and a replay (#replay/<id>), all from the public API.
 
+import { analysisPanel } from "./analysis.js";
 import { ApiError, EventFollower, request, sendCommand } from "./api.js";
 import { GAME_NAMES, describeEvent, seatName } from "./cards.js";
 import { clear, h } from "./dom.js";
@@ -324,7 +325,8 @@ function table(gameId) {
 // --------------------------------------------------------------------------- replay
 
 async function replay(gameId) {
-  show({});
+  const screen = { stop() { if (screen.analysis) screen.analysis.stop(); } };
+  show(screen);
   clear(main).append(h("p", {}, "Loading the replay…"));
   let latest;
   const events = new Map();
@@ -340,6 +342,7 @@ async function replay(gameId) {
     clear(main).append(h("p", {}, problemText(error)), h("a", { href: "#" }, "Lobby"));
     return;
   }
+  if (current !== screen) return; // the page left the replay while it loaded
   const last = latest.latest_seq;
   const slider = h("input", {
     type: "range", id: "replay-slider", min: 1, max: last, value: last, step: 1,
@@ -347,19 +350,27 @@ async function replay(gameId) {
   });
   const caption = h("p", { id: "replay-event", "aria-live": "polite" });
   const area = h("div", { id: "table-area" });
-  const step = (delta) => () => {
-    slider.value = String(Math.min(last, Math.max(1, Number(slider.value) + delta)));
+  const moveTo = (seq) => {
+    slider.value = String(Math.min(last, Math.max(1, seq)));
     slider.dispatchEvent(new Event("input"));
   };
+  const step = (delta) => () => moveTo(Number(slider.value) + delta);
+  // The analysis's marks lie under the slider, each where its decision's event is.
+  const track = h("ol", { id: "replay-marks", class: "marks", "aria-label": "Marked moves", hidden: true });
+  screen.analysis = analysisPanel({
+    gameId, game: latest.game, last, finished: (events.get(last) || {}).type === "SeedRevealed", track, jump: moveTo,
+  });
   clear(main).append(h("section", { id: "replay", "aria-label": "Replay" },
     h("h1", {}, "Replay ", h("code", {}, gameId)),
-    h("div", { class: "row" }, h("button", { type: "button", id: "replay-back", onclick: step(-1) }, "◀ Back"), slider,
+    h("div", { class: "row" }, h("button", { type: "button", id: "replay-back", onclick: step(-1) }, "◀ Back"),
+      h("div", { class: "replay-track" }, slider, track),
       h("button", { type: "button", id: "replay-forward", onclick: step(1) }, "Forward ▶")),
-    caption), area, h("p", { class: "links" }, h("a", { href: "#" }, "Lobby"), " · ", h("a", { href: `#game/${gameId}` }, "Table")));
+    caption, screen.analysis.element), area, h("p", { class: "links" }, h("a", { href: "#" }, "Lobby"), " · ", h("a", { href: `#game/${gameId}` }, "Table")));
 
   let wanted = 0;
   async function at(seq) {
     wanted = seq;
+    screen.analysis.at(seq);
     const event = events.get(seq);
     const told = `Event ${seq} of ${last}${event ? `: ${describeEvent(latest.game, event)}` : ""}`;
     try {

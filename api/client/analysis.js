@@ -1,0 +1,187 @@
+// A finished game's analysis in the replay (GET/POST /v1/games/{id}/analysis): each seat's
+// marked decisions on the slider's track, and at a marked moment the move played beside the
+// better one. Without an analysis a button asks for one and its progress is shown while it runs.
+
+import { ApiError, exchange } from "./api.js";
+import { cardName, describeCommand, seatName } from "./cards.js";
+import { clear, h } from "./dom.js";
+import { card } from "./table.js";
+
+const SEVERITY = ["inaccuracy", "mistake", "blunder"];
+const PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+// Polling is bounded: a job the workers never get to must not keep a page asking for ever.
+const MAX_POLLS = 40;
+const FIRST_WAIT_MS = 400;
+const LONGEST_WAIT_MS = 5000;
+
+function problemText(error) {
+  if (error instanceof ApiError) return `${error.problem.code || error.status}: ${error.message}`;
+  return `the server could not be reached (${error.message})`;
+}
+
+// A move in words and, where it is a card, with the card's face (which names it in text).
+function moveShown(game, move) {
+  const command = move.command || {};
+  const words = command.type === "play" ? `Play ${cardName(game, command.card)}` : describeCommand(game, null, command);
+  const value = move.value === null || move.value === undefined ? "not judged" : `expected ${move.value.toFixed(1)}`;
+  return [command.type === "play" && command.card ? card(game, command.card, { small: true }) : null,
+    h("span", { class: "move-words" }, words, h("span", { class: "note" }, ` (${value})`))];
+}
+
+function seatTable(analysis) {
+  const rows = analysis.seats.map(({ seat, summary }) => h("tr", { dataset: { seat } },
+    h("th", { scope: "row" }, seatName(seat)),
+    SEVERITY.map((kind) => h("td", {}, summary[PLURAL[kind]])),
+    h("td", {}, Number(summary.average_loss).toFixed(1))));
+  return h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Marks per seat (scrolls sideways)" },
+    h("table", { id: "analysis-seats" }, h("caption", {}, "Marks per seat"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Inaccuracies"),
+        h("th", { scope: "col" }, "Mistakes"), h("th", { scope: "col" }, "Blunders"), h("th", { scope: "col" }, "Average loss"))),
+      h("tbody", {}, rows)));
+}
+
+// The analysis panel of one replay. ``track`` is the list under the slider where the marks go;
+// ``jump(seq)`` moves the slider there; ``finished`` says whether the game is over (else no analysis). stop() ends any polling (the page left the replay).
+export function analysisPanel({ gameId, game, last, finished, track, jump }) {
+  const panel = h("section", { id: "analysis", "aria-label": "Analysis" }, h("h2", {}, "Analysis"));
+  const body = h("div", { id: "analysis-body" });
+  const live = h("p", { id: "analysis-status", class: "note", role: "status" });
+  const moment = h("div", { id: "analysis-moment", "aria-live": "polite" });
+  panel.append(live, body, moment);
+  let stopped = false;
+  let controller = null;
+  let timer = null;
+  let wake = null;
+  let marked = []; // the marked decisions, by seq
+  let seq = last;
+
+  const sleep = (ms) => new Promise((resolve) => {
+    wake = resolve;
+    timer = setTimeout(resolve, ms);
+  });
+
+  async function call(method) {
+    controller = new AbortController();
+    try {
+      return await exchange(method, `/v1/games/${gameId}/analysis`, { body: method === "POST" ? {} : undefined, signal: controller.signal });
+    } finally {
+      controller = null;
+    }
+  }
+
+  function askButton(words) {
+    return h("button", { type: "button", id: "analysis-ask", onclick: ask }, words);
+  }
+
+  function showProgress(analysis) {
+    const { done, total } = analysis.progress || {};
+    const words = analysis.status === "queued" ? "Waiting for a bot worker…"
+      : total ? `Analysing: ${done} of ${total} decisions judged` : "Analysing: counting the decisions…";
+    live.textContent = words;
+    clear(body).append(h("progress", {
+      id: "analysis-progress", max: total || 1, value: total ? done : null, "aria-label": "Analysis progress",
+    }));
+  }
+
+  function showMarks(analysis) {
+    marked = analysis.decisions.filter((d) => d.mark).sort((a, b) => a.seq - b.seq);
+    const seats = analysis.seats.length;
+    live.textContent = marked.length
+      ? `Analysis done: ${marked.length} marked move${marked.length === 1 ? "" : "s"} of ${seats} seats, on the slider's track.`
+      : "Analysis done: no move was marked.";
+    clear(track).append(...marked.map((d) => {
+      const fraction = last > 1 ? (d.seq - 1) / (last - 1) : 0;
+      return h("li", {
+        class: `mark mark-${d.mark}`, style: `--at:${fraction.toFixed(4)}`, title: `Event ${d.seq}: ${seatName(d.seat)}, ${d.mark}`,
+        dataset: { seq: d.seq, seat: d.seat, mark: d.mark },
+      }, h("span", { class: "visually-hidden" }, `Event ${d.seq}: ${seatName(d.seat)}, ${d.mark}`));
+    }));
+    track.hidden = !marked.length;
+    const previous = () => marked.filter((d) => d.seq < seq).pop();
+    const next = () => marked.find((d) => d.seq > seq);
+    clear(body).append(seatTable(analysis), marked.length ? h("div", { class: "row" },
+      h("button", { type: "button", id: "mark-previous", onclick: () => { const d = previous(); if (d) jump(d.seq); } }, "◀ Previous mark"),
+      h("button", { type: "button", id: "mark-next", onclick: () => { const d = next(); if (d) jump(d.seq); } }, "Next mark ▶")) : null);
+    at(seq);
+  }
+
+  function show(analysis) {
+    if (analysis.status === "done") showMarks(analysis);
+    else if (analysis.status === "failed") {
+      live.textContent = `The analysis failed${analysis.error ? `: ${analysis.error}` : ""}.`;
+      clear(body).append(askButton("Ask again"));
+    } else showProgress(analysis);
+  }
+
+  // Until done: ask again after the server's Retry-After, or a growing wait, a bounded number of times.
+  async function follow(answer) {
+    for (let poll = 0; !stopped; poll += 1) {
+      show(answer.data);
+      if (!["queued", "running"].includes(answer.data.status)) return;
+      if (poll >= MAX_POLLS) {
+        live.textContent = "The analysis is taking long; the page stopped asking.";
+        clear(body).append(askButton("Check again"));
+        return;
+      }
+      const hinted = Number(answer.headers.get("Retry-After")) * 1000;
+      await sleep(Math.min(LONGEST_WAIT_MS, hinted > 0 ? hinted : FIRST_WAIT_MS * 1.5 ** poll));
+      if (stopped) return;
+      answer = await call("GET");
+    }
+  }
+
+  async function ask() {
+    live.textContent = "Asking for the analysis…";
+    try {
+      await follow(await call("POST"));
+    } catch (error) {
+      if (stopped) return;
+      live.textContent = `The analysis cannot be had: ${problemText(error)}`;
+      clear(body).append(askButton("Ask again"));
+    }
+  }
+
+  async function start(finished) {
+    if (!finished) {
+      live.textContent = "A game is analysed once it has finished.";
+      return;
+    }
+    try {
+      await follow(await call("GET"));
+    } catch (error) {
+      if (stopped) return;
+      const code = error instanceof ApiError ? error.problem.code : null;
+      if (code === "analysis_not_found") {
+        live.textContent = "Nobody has asked for this game's analysis yet.";
+        clear(body).append(askButton("Analyse this game"));
+      } else if (code === "game_not_finished") {
+        live.textContent = "A game is analysed once it has finished.";
+      } else {
+        live.textContent = `The analysis cannot be shown: ${problemText(error)}`;
+      }
+    }
+  }
+
+  // The slider moved: at a marked moment, the move played and the better one.
+  function at(now) {
+    seq = now;
+    const here = marked.filter((d) => d.seq === now);
+    for (const li of track.children) li.classList.toggle("current", Number(li.dataset.seq) === now);
+    clear(moment).append(...here.map((d) => h("div", { class: `moment mark-${d.mark}`, dataset: { seat: d.seat } },
+      h("h3", {}, `${seatName(d.seat)}: ${d.mark}, a loss of ${Number(d.loss).toFixed(1)}`),
+      h("p", { class: "played" }, h("span", { class: "label" }, "Played: "), moveShown(game, d.played)),
+      h("p", { class: "better" }, h("span", { class: "label" }, "Better: "), moveShown(game, d.best)))));
+  }
+
+  start(finished);
+  return {
+    element: panel,
+    at,
+    stop() {
+      stopped = true;
+      if (controller) controller.abort();
+      clearTimeout(timer);
+      if (wake) wake();
+    },
+  };
+}
