@@ -20,10 +20,11 @@ from workers.context import build_runtime
 from . import request_log
 from .auth import CredentialCache
 from .http import refuse_unknown_query
-from .metrics import COMMAND_SECONDS, MOVES, REQUESTS, STORE_ERRORS
+from .metrics import COMMAND_SECONDS, MOVES, REQUESTS, STORE_ERRORS, LabelledChildren
 from .problems import Problem, problem_response
 from .quotas import QuotaKeeper, Quotas
 from .ratelimit import Limits, RateLimiter
+from .view_cache import ViewCache
 
 log = logging.getLogger("stich.api")
 
@@ -61,12 +62,15 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     app.extensions["stich.limiter"] = RateLimiter(runtime.store.redis, limits or Limits())
     app.extensions["stich.quotas"] = QuotaKeeper(runtime.store.redis, quotas or Quotas())
     app.extensions["stich.credentials"] = CredentialCache(runtime.store.seat_credentials)
+    app.extensions["stich.views"] = ViewCache()  # each (game, seq, seat) view made once: api/view_cache.py
     max_watched = max_watched_games or int(os.environ.get("STICH_MAX_WATCHED_GAMES", "1024"))
     app.extensions["stich.watcher"] = StreamWatcher(
         runtime.store, connect_blocking(redis_url, BLOCK_S, max_connections=max_watched), max_games=max_watched,
         on_batch=runtime.handler.advance)
 
+    from .analysis import analysis
     from .audit import exports
+    from .bulk import bulk
     from .feed import feed
     from .games import games
     from .meta import meta
@@ -76,21 +80,25 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
 
     app.register_blueprint(meta)
     app.register_blueprint(play)
+    app.register_blueprint(bulk)  # before games: /v1/games/bulk is no game id
     app.register_blueprint(games)
     app.register_blueprint(feed)
     app.register_blueprint(exports)
+    app.register_blueprint(analysis)
     install_tournaments(app, redis_url, max_watched)
     app.before_request(refuse_unknown_query)
     embargo = app.extensions["stich.embargo"] = Embargo()
     app.before_request(embargo.check)  # a duplicate round's tables: only their seats read them while it runs
     request_log.install(app)
 
+    counted = LabelledChildren()
+
     @app.after_request
     def _count(response):
-        REQUESTS.labels(request_log.route(), request.method, str(response.status_code)).inc()
+        counted.get(REQUESTS, request_log.route(), request.method, str(response.status_code)).inc()
         if request.endpoint == "games.post_command" and response.status_code == 200 and "game" in g:
-            COMMAND_SECONDS.labels(g.game).observe(time.perf_counter() - g.started)
-            MOVES.labels(g.game).inc()
+            counted.get(COMMAND_SECONDS, g.game).observe(time.perf_counter() - g.started)
+            counted.get(MOVES, g.game).inc()
         return response
 
     @app.errorhandler(Problem)

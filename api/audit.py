@@ -18,6 +18,7 @@ from flask import Blueprint, Response, request
 
 from domain import audit
 from domain.transcript import render as render_transcript
+from workers.analysis import Analyses, head_of
 
 from .embargo import embargo
 from .http import game_response, limit_writes, quotas, runtime, viewer_seat
@@ -86,7 +87,10 @@ def transcript(game_id: str):
     reveal = rt.handler.table.is_finished(loaded.state)
     events = rt.store.read(game_id, until=loaded.seq)
     summary = {"id": game_id, **rt.handler.table.summary(loaded.state)}
-    text = render_transcript(loaded.state.game, summary, [e.for_viewer(seat, reveal) for e in events], seat)
+    # A finished game's analysis, when one is done, adds its marks (derived data: read, never made here).
+    analysis = Analyses(rt.store).get(game_id, head_of(loaded)) if reveal else None
+    text = render_transcript(loaded.state.game, summary, [e.for_viewer(seat, reveal) for e in events], seat,
+                             analysis)
     response = Response(text, mimetype="text/markdown")
     response.headers["ETag"] = f'"{loaded.seq}"'
     return response

@@ -29,6 +29,7 @@ from collections import OrderedDict
 from flask import current_app, request
 
 from domain.tournament.decider import table_game_id
+from eventstore.handler import UnknownGame
 
 from .http import runtime, viewer_seat
 from .problems import Problem
@@ -44,6 +45,34 @@ def embargo() -> "Embargo":
 def table_tournaments(game_ids: list[str]) -> list[str | None]:
     """The tournament of each game that is a tournament's table (None for an ordinary game)."""
     return [found or None for found in embargo().tournaments_of(game_ids)]
+
+
+def tournament_of(game_id: str) -> dict | None:
+    """The tournament, round and table a game is, or None for an ordinary game: in its summary,
+    in every view of it (GET, the command's answer, the stream's), so that they are the same."""
+    [tournament_id] = table_tournaments([game_id])
+    return table_link(game_id, tournament_id)
+
+
+def table_link(game_id: str, tournament_id: str | None) -> dict | None:
+    """Which tournament, round and table a game is (``tournament_id`` as the table key names it), or None.
+    The key is written before the game is created, so a table not yet recorded as opened is found by
+    the id its round and table derive."""
+    if not tournament_id:
+        return None
+    try:
+        state = runtime().tournaments.handler.load(tournament_id).state
+    except UnknownGame:
+        return None
+    for round_ in reversed(state.rounds):
+        for slot in round_.tables:
+            if slot.game_id == game_id:
+                return {"id": tournament_id, "round": round_.number, "table": slot.table}
+    current = state.current
+    for slot in current.tables if current else ():
+        if table_game_id(tournament_id, current.number, slot.table) == game_id:
+            return {"id": tournament_id, "round": current.number, "table": slot.table}
+    return None
 
 
 class Embargo:

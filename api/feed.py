@@ -26,10 +26,12 @@ from eventstore.handler import Loaded
 from eventstore.watch import StreamWatcher
 
 from .auth import superseded_problem
-from .http import (MAX_SEQ, disconnect_probe, event_stream, float_arg, game_json_response, int_arg, operator_request,
-                   query_params, quotas, runtime, stream_start, viewer_credential, with_time_left)
+from .embargo import tournament_of
+from .http import (MAX_SEQ, disconnect_probe, event_stream, float_arg, game_json_response, int_arg, json_bytes,
+                   operator_request, query_params, quotas, runtime, stream_start, viewer_credential, with_time_left)
 from .metrics import OPEN_STREAMS
 from .problems import PROBLEM_TYPE, TITLES, Problem
+from .view_cache import ViewCache
 
 feed = Blueprint("feed", __name__, url_prefix="/v1")
 
@@ -91,29 +93,34 @@ def error_frame(problem: Problem) -> str:
 class TurnViews:
     """``views=true``: after the events that make it the seat's turn, its view as an ``event: view``
     message, so a client moves with one request (the command) per move. The view comes from the
-    process's fold of the game, which the stream watcher keeps current, so it costs no round trip."""
+    process's fold of the game, which the stream watcher keeps current, so it costs no round trip,
+    and from the process's ``ViewCache``, so the command's answer and GET view share it."""
 
-    def __init__(self, handler, game_id: str, seat: int, generation: int = 0):
+    def __init__(self, handler, game_id: str, seat: int, generation: int = 0, views: ViewCache | None = None,
+                 tournament: dict | None = None):
         self.handler, self.game_id, self.seat, self.generation = handler, game_id, seat, generation
+        self.tournament = tournament  # the game's tournament link, as GET view has it (read at the stream's start)
+        self.views = views or ViewCache(size=1)
         self.sent = -1  # the seq of the last view sent: one per turn
         self.superseded = False  # the fold had the seat taken again: no view of it for this token
 
-    def message(self, seq: int) -> str:
+    def message(self, seq: int) -> bytes:
         if seq <= self.sent:
-            return ""
+            return b""
         loaded = self.handler.cached(self.game_id)
         if loaded is None or loaded.seq < seq:
             loaded = self.handler.load(self.game_id)
         # The fold may be ahead of the events sent so far, past the seat being taken again.
         if loaded.state.seats[self.seat].generation != self.generation:
             self.superseded = True
-            return ""
+            return b""
         table = self.handler.table
         if self.seat not in table.to_act(loaded.state) or loaded.seq <= self.sent:
-            return ""
+            return b""
         self.sent = loaded.seq
-        body = with_time_left({"id": self.game_id, **table.view(loaded.state, self.seat), "seq": loaded.seq})
-        return f"event: view\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
+        view = self.views.view(loaded, self.seat, self.generation, lambda: table.view(loaded.state, self.seat))
+        body = with_time_left({"id": self.game_id, **view, "seq": loaded.seq, "tournament": self.tournament})
+        return b"event: view\ndata: " + json_bytes(body) + b"\n\n"
 
 
 @feed.get("/games/<game_id>/events")
@@ -155,7 +162,8 @@ def stream(game_id: str):
     if views == "true" and seat is None:
         raise Problem(422, "validation_error", "views=true needs a seat token: a view is a seat's",
                       errors={"views": ["needs a seat token"]})
-    turns = TurnViews(runtime().handler, game_id, seat, generation) if views == "true" else None
+    turns = (TurnViews(runtime().handler, game_id, seat, generation, current_app.extensions["stich.views"],
+                       tournament_of(game_id)) if views == "true" else None)
     return followed_stream(watcher(), game_id, loaded.seq, loaded.state.status == "finished", seat, turns,
                            generation)
 
@@ -224,19 +232,21 @@ def followed_stream(follow: StreamWatcher, stream_id: str, seq: int, finished: b
                     found = found[:cut]  # what the token's holder could read until then, and no more
                 reveal = revealed(reveal, found)
                 shown = shows(found) if shows is not None else None
-                yield "".join(f"id: {e.seq}\ndata: {lease.watch.render(e, viewer, reveal or bool(shown and shown(e)))}"
-                              "\n\n" for e in found)
+                # One write per batch: its events' messages as the watch rendered them for this
+                # viewer (shared with the game's other streams), then the seat's view if it is to act.
+                push = [lease.watch.frame(e, viewer, reveal or bool(shown and shown(e))) for e in found]
                 if cut is not None:
-                    yield error_frame(superseded_problem())
+                    yield b"".join(push) + error_frame(superseded_problem()).encode()
                     return
                 last = found[-1].seq
                 keepalive = time.monotonic() + KEEPALIVE_S
                 if turns is not None:
                     message = turns.message(last)
                     if turns.superseded:
-                        yield error_frame(superseded_problem())
+                        yield b"".join(push) + error_frame(superseded_problem()).encode()
                         return
-                    yield message
+                    push.append(message)
+                yield b"".join(push)
                 if found[-1].type == FINAL_EVENT:
                     return  # the final event was the last one there will ever be
         finally:

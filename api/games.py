@@ -1,19 +1,21 @@
 """Games, seats, views and commands."""
 from __future__ import annotations
 
-import re
+import threading
+from collections import OrderedDict
 
 from flask import Blueprint, g, request
 
 from domain.errors import InvalidCommand, RuleViolation, UnknownCard, UnknownCommand
 from eventstore.handler import Loaded, StaleSeq
-from eventstore.index import STATUSES, BadCursor
+from eventstore.index import STATUSES
 
 from .auth import bearer_token, new_token, token_hash
 from .commands import command_schemas
-from .embargo import table_tournaments
-from .http import (game_response, idempotency_key, if_match, int_arg, json_body, limit_writes, query_params,
-                   quotas, runtime, validate, viewer_credential, viewer_seat, with_time_left)
+from .embargo import table_tournaments, tournament_of
+from .http import (counted_write, game_response, idempotency_key, if_match, int_arg, json_body, limit_writes,
+                   query_params, quotas, runtime, seat_view, validate, viewer_credential, with_time_left)
+from .listing import listed_page
 from .problems import Problem
 from .quotas import API_KEY_HEADER, game_footprint
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
@@ -21,8 +23,6 @@ from .seats import abandoned, reclaim
 from .tournaments import creation_statuses
 
 games = Blueprint("games", __name__, url_prefix="/v1")
-
-GAME_NAME = re.compile(r"[a-z][a-z-]{0,39}")  # an unknown name is an empty list, not an error
 
 # Bad input (422) versus a well-formed command the rules do not allow now (409).
 SHAPE_VIOLATIONS = (UnknownCard, UnknownCommand, InvalidCommand)
@@ -32,6 +32,7 @@ def summary(loaded: Loaded) -> dict:
     body = {"id": loaded.game_id}
     body.update(runtime().handler.table.summary(loaded.state))
     body["head"] = loaded.head
+    body["tournament"] = tournament_of(loaded.game_id)
     return with_time_left(body)
 
 
@@ -55,19 +56,7 @@ def create_game():
 @games.get("/games")
 @query_params("status", "game", "limit", "cursor")
 def list_games():
-    status = request.args.get("status")
-    if status is not None and status not in STATUSES:
-        raise Problem(422, "validation_error", f"status must be one of {', '.join(STATUSES)}",
-                      errors={"status": ["unknown status"]})
-    game = request.args.get("game")
-    if game is not None and not GAME_NAME.fullmatch(game):
-        raise Problem(422, "validation_error", "game must be a game name such as schafkopf",
-                      errors={"game": ["not a game name"]})
-    limit = int_arg("limit", 100, 1, 1000)
-    try:
-        page = runtime().index.page(status=status, game=game, limit=limit, cursor=request.args.get("cursor"))
-    except BadCursor as exc:
-        raise Problem(422, "validation_error", f"cursor: {exc}", errors={"cursor": [str(exc)]})
+    page = listed_page(runtime().index, STATUSES)
     return {"games": without_table_seats(page.entries), "next": page.next}
 
 
@@ -137,16 +126,18 @@ def take_seat(game_id: str, seat: int):
 def view(game_id: str):
     rt = runtime()
     loaded = rt.handler.load(game_id)
-    seat = viewer_seat(game_id, required=False)
+    seat, generation = viewer_credential(game_id, required=False) or (None, None)
     body = {"id": game_id}
-    if request.args.get("at") is None:
-        body.update(rt.handler.table.view(loaded.state, seat))
+    if not request.environ.get("QUERY_STRING") or request.args.get("at") is None:  # now, not a past moment
+        body.update(seat_view(loaded, seat, generation))
+        body["tournament"] = tournament_of(game_id)
         return game_response(with_time_left(body), loaded.seq)
     # A past moment: hidden then is hidden now, unless the game has finished since (then a
     # replay shows every hand). ``seq`` is the moment shown; ``latest_seq`` the game's own.
     at = int_arg("at", loaded.seq, 1, loaded.seq)
     past = rt.handler.load_at(game_id, at)
     body.update(rt.handler.table.view(past.state, seat, reveal=rt.handler.table.is_finished(loaded.state)))
+    body["tournament"] = tournament_of(game_id)
     body["at"] = at
     body["latest_seq"] = loaded.seq
     return game_response(body, at)
@@ -154,23 +145,24 @@ def view(game_id: str):
 
 @games.post("/games/<game_id>/commands")
 def post_command(game_id: str):
-    limit_writes(bearer_token(required=True))
     rt = runtime()
-    loaded = rt.handler.load(game_id, fresh=False)  # only its game's name is needed here
-    seat, generation = viewer_credential(game_id, required=True)
-    command = parse_command(loaded, json_body())
-    expected = if_match()
-    try:
-        outcome = rt.handler.execute(game_id, seat, command, expected_seq=expected,
-                                     idempotency_key=idempotency_key(), generation=generation)
-    except StaleSeq as exc:
-        raise Problem(412, "stale_seq", str(exc), current_seq=exc.current,
-                      headers={"ETag": f'"{exc.current}"'})
-    except RuleViolation as exc:
-        current = rt.handler.load(game_id)
-        raise Problem(422 if isinstance(exc, SHAPE_VIOLATIONS) else 409, exc.code, exc.detail,
-                      legal=rt.handler.table.legal_commands(current.state, seat), current_seq=current.seq,
-                      headers={"ETag": f'"{current.seq}"'})
+    # The write counts against the rate limits in the append's own round trip (``counted_write``).
+    with counted_write(bearer_token(required=True)) as write:
+        loaded = rt.handler.load(game_id, fresh=False)  # only its game's name is needed here
+        seat, generation = viewer_credential(game_id, required=True)
+        command = parse_command(loaded, json_body(), request.get_data(cache=True))
+        expected = if_match()
+        try:
+            outcome = rt.handler.execute(game_id, seat, command, expected_seq=expected,
+                                         idempotency_key=idempotency_key(), generation=generation, counters=write)
+        except StaleSeq as exc:
+            raise Problem(412, "stale_seq", str(exc), current_seq=exc.current,
+                          headers={"ETag": f'"{exc.current}"'})
+        except RuleViolation as exc:
+            current = rt.handler.load(game_id)
+            raise Problem(422 if isinstance(exc, SHAPE_VIOLATIONS) else 409, exc.code, exc.detail,
+                          legal=rt.handler.table.legal_commands(current.state, seat), current_seq=current.seq,
+                          headers={"ETag": f'"{current.seq}"'})
     after = outcome.loaded
     g.game = after.state.game.name  # for the command metrics
     reveal = after.state.status == "finished"
@@ -183,17 +175,53 @@ def post_command(game_id: str):
     # RFC 7240: a client that gets its views from the stream asks for the answer without one.
     minimal = "return=minimal" in request.headers.get("Prefer", "").replace(" ", "").lower().split(",")
     if not minimal:
-        body["view"] = with_time_left(rt.handler.table.view(after.state, seat))
+        body["view"] = with_time_left(seat_view(after, seat, generation))
     response = game_response(body, after.seq)
     if minimal:
         response.headers["Preference-Applied"] = "return=minimal"
     return response
 
 
-def parse_command(loaded: Loaded, raw) -> dict:
-    """Check the command's shape against its game's schema (422 on a bad shape)."""
-    envelope = validate(_instance(CommandEnvelopeSchema), raw)
+COMMAND_CACHE = 4096  # checked commands kept: a game has a few dozen distinct ones (its cards x its moves)
+COMMAND_BYTES = 256  # longer bodies are checked every time (no command of ours is that long)
+_checked: OrderedDict[tuple[str, bytes], dict] = OrderedDict()
+_checked_lock = threading.Lock()
+
+
+def parse_command(loaded: Loaded, raw, body: bytes | None = None) -> dict:
+    """Check the command's shape against its game's schema (422 on a bad shape). ``body``: the
+    request's bytes that ``raw`` was parsed from. The check is a pure function of the game and
+    those bytes, and the same few commands come again and again (two marshmallow loads cost a
+    command more than the rest of its request layer), so an accepted one is remembered by them."""
     game = loaded.state.game.name
+    key = (game, body) if body is not None and len(body) <= COMMAND_BYTES else None
+    if key is not None:
+        with _checked_lock:
+            found = _checked.get(key)
+            if found is not None:
+                _checked.move_to_end(key)
+        if found is not None:
+            return _fresh(found)
+    command = _check_command(game, raw)
+    if key is not None:
+        with _checked_lock:
+            _checked[key] = _fresh(command)
+            while len(_checked) > COMMAND_CACHE:
+                _checked.popitem(last=False)
+    return command
+
+
+def _fresh(value):
+    """A copy of a checked command, so that no caller changes the one remembered."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value
+
+
+def _check_command(game: str, raw) -> dict:
+    envelope = validate(_instance(CommandEnvelopeSchema), raw)
     schemas = command_schemas(game)
     schema = schemas.get(envelope["type"])
     if schema is None:

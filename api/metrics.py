@@ -31,6 +31,26 @@ OPEN_STREAMS = Gauge("stich_open_streams", "Open SSE streams and waiting long po
 STORE_ERRORS = Counter("stich_store_errors", "Requests answered 503 because the event store did not answer")
 
 
+class LabelledChildren:
+    """A metric's child per label values, looked up once: ``labels()`` costs four times the
+    ``inc()`` it serves (it checks and joins the values, under the metric's lock) and runs on
+    every request. The labels are bounded (routes, methods, statuses, game names), and so is this."""
+
+    LIMIT = 4096
+
+    def __init__(self):
+        self._children: dict[tuple, object] = {}
+
+    def get(self, metric, *values: str):
+        key = (id(metric), *values)
+        child = self._children.get(key)
+        if child is None:
+            child = metric.labels(*values)
+            if len(self._children) < self.LIMIT:
+                self._children[key] = child
+        return child
+
+
 class QueueDepth:
     """Read at scrape time: bot jobs waiting in each lane's queue (not a sample any process writes)."""
 

@@ -15,6 +15,9 @@ Three quotas bound what one anonymous address can make the server do:
   the address can keep the bot workers busy with at once;
 * **import storage**: at most ``import_bytes`` bytes of exports imported per
   day (``IMPORT_WINDOW_S``), since an imported game is stored for good.
+* **analyses**: at most ``analyses`` analyses of finished games queued or
+  running at once per address (``ANALYSIS_HORIZON_S`` at most each), since
+  each costs the bot workers seconds of search.
 
 A creation's weight in the last two is its ``Footprint``: a game is one game
 and its search seats' budgets; a tournament is the tables of one round (they
@@ -46,6 +49,7 @@ from .ratelimit import window_counts, window_now
 
 ACTIVE_HORIZON_S = 24 * 3600
 IMPORT_WINDOW_S = 24 * 3600  # imported games are kept for good, so their bytes are counted per day
+ANALYSIS_HORIZON_S = 600  # an analysis still unfinished after this no longer counts (its worker died)
 API_KEY_HEADER = "X-API-Key"
 
 
@@ -59,6 +63,7 @@ class Quotas:
     search_ms: int | None = None  # search budget per decision, summed over an address's unfinished games
     tournament_deals: int | None = None  # table deals (tables x rounds x deals per table) of one tournament
     import_bytes: int | None = None  # bytes of exports one address may import per IMPORT_WINDOW_S
+    analyses: int | None = None  # analyses of finished games queued or running at once per address
 
     @classmethod
     def from_env(cls) -> "Quotas":
@@ -70,7 +75,8 @@ class Quotas:
                    active=read("STICH_ACTIVE_GAMES_LIMIT", 100), streams=read("STICH_STREAMS_LIMIT", 500),
                    api_keys=keys, search_ms=read("STICH_SEARCH_BUDGET_LIMIT", 8000),
                    tournament_deals=read("STICH_TOURNAMENT_DEALS_LIMIT", 1024),
-                   import_bytes=read("STICH_IMPORT_BYTES_LIMIT", 64 * 1024 * 1024))
+                   import_bytes=read("STICH_IMPORT_BYTES_LIMIT", 64 * 1024 * 1024),
+                   analyses=read("STICH_ANALYSIS_LIMIT", 2))
 
 
 @dataclass(frozen=True)
@@ -134,14 +140,16 @@ class QuotaKeeper:
         return False
 
     # -- creation ------------------------------------------------------------
-    def check_create(self, address: str, status_of, footprint: Footprint = Footprint()) -> None:
+    def check_create(self, address: str, status_of, footprint: Footprint = Footprint(), creations: int = 1) -> None:
         """Before a creation of ``footprint``: the rate, the active games and the search budget.
-        ``status_of(ids)`` gives the statuses of the address's creations."""
+        ``status_of(ids)`` gives the statuses of the address's creations. ``creations``: how many the
+        rate counts (a bulk pairing's games each count, api/bulk.py)."""
         q = self.quotas
         now = time.time()
         if q.creates:
             index, retry = window_now(q.create_window_s)
-            [count] = window_counts(self.redis, [f"{self.prefix}:quota:create:{address}:{index}"], q.create_window_s)
+            [count] = window_counts(self.redis, [f"{self.prefix}:quota:create:{address}:{index}"], q.create_window_s,
+                                    creations)
             if count > q.creates:
                 raise Problem(429, "create_quota", f"more than {q.creates} games created in {q.create_window_s}s "
                               f"from this address; retry after {retry}s", headers={"Retry-After": str(retry)},
@@ -238,6 +246,32 @@ class QuotaKeeper:
                           f"({used - size} used); retry after {retry}s", headers={"Retry-After": str(retry)},
                           limit=limit, window_s=IMPORT_WINDOW_S)
         return ImportReservation(self.redis, key, size)
+
+    # -- analyses --------------------------------------------------------------
+    def reserve_analysis(self, address: str | None, analysis: str, unfinished) -> None:
+        """Count ``analysis`` (``<game>:<head>``) against the address's analyses in flight; 429
+        ``analysis_quota`` when ``analyses`` of them are. ``unfinished(members)`` tells which of the
+        address's earlier ones are still queued or running; the rest are let go."""
+        limit = self.quotas.analyses
+        if not limit or address is None:
+            return
+        key = f"{self.prefix}:quota:analysis:{address}"
+        now = time.time()
+        self.redis.zremrangebyscore(key, "-inf", now - ANALYSIS_HORIZON_S)
+        members = [m.decode() if isinstance(m, bytes) else m for m in self.redis.zrange(key, 0, -1)]
+        held = [m for m, running in zip(members, unfinished(members)) if running and m != analysis]
+        gone = sorted(set(members) - set(held) - {analysis})
+        if gone:
+            self.redis.zrem(key, *gone)
+        if len(held) >= limit:
+            raise Problem(429, "analysis_quota", f"{len(held)} analyses asked for from this address are still "
+                          f"queued or running, of the {limit} one address may have at once; wait for one, or "
+                          f"ask with an operator key ({API_KEY_HEADER})", headers={"Retry-After": "30"},
+                          limit=limit)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(key, {analysis: now})
+        pipe.expire(key, ANALYSIS_HORIZON_S)
+        pipe.execute()
 
     # -- streams ---------------------------------------------------------------
     def stream_slot(self, address: str | None, exempt: bool = False) -> "Slot":

@@ -3,7 +3,11 @@
 Fixed windows counted in Redis (INCR + EXPIRE), so every API process behind a
 load balancer shares the same counters. Exceeding a limit is a 429
 problem+json with ``Retry-After``. Tokens are counted by their hash, so the
-limiter never stores a raw credential.
+limiter never stores a raw credential. A command's counters are counted by its
+append's own script on a single Redis (``eventstore.store.Counters``), so a
+move costs one round trip; a command refused before its append, a replayed one
+and any write on a Redis Cluster (whose counters live in other slots) are
+counted on their own, so every write counts once either way.
 """
 from __future__ import annotations
 
@@ -12,6 +16,8 @@ import time
 from dataclasses import dataclass
 
 import redis
+
+from eventstore.store import Counters
 
 from .problems import Problem
 
@@ -37,12 +43,12 @@ class Limits:
                    window_s=int(os.environ.get("STICH_RATE_LIMIT_WINDOW", 10)))
 
 
-def window_counts(client: redis.Redis, keys: list[str], window_s: int) -> list[int]:
-    """Count one more in each fixed-window counter (``keys`` hold the window's index); each
+def window_counts(client: redis.Redis, keys: list[str], window_s: int, amount: int = 1) -> list[int]:
+    """Count ``amount`` more in each fixed-window counter (``keys`` hold the window's index); each
     expires once its window is over, so nothing needs cleaning up."""
     pipe = client.pipeline(transaction=False)
     for key in keys:
-        pipe.incr(key)
+        pipe.incr(key, amount)
         pipe.expire(key, window_s * 2)
     return pipe.execute()[::2]
 
@@ -61,8 +67,16 @@ class RateLimiter:
         self.prefix = prefix
 
     def check(self, address: str | None, token_hash: str | None = None) -> None:
+        """Count a write now (one round trip); 429 past a limit."""
+        write = self.counters(address, token_hash)
+        if write is not None:
+            self.count(write)
+
+    def counters(self, address: str | None, token_hash: str | None = None) -> "WriteCounters | None":
+        """This write's counters, to count later: with a command's append, in its script (one round
+        trip for both), or by ``count``. None when no limit applies."""
         if not self.limits.enabled:
-            return
+            return None
         window = self.limits.window_s
         index, retry_after = window_now(window)
         checks = []
@@ -71,10 +85,29 @@ class RateLimiter:
         if self.limits.per_token and token_hash:
             checks.append((f"{self.prefix}:rl:t:{token_hash}:{index}", self.limits.per_token, "token"))
         if not checks:
-            return
-        counts = window_counts(self.redis, [key for key, _, _ in checks], window)
-        for (key, limit, kind), count in zip(checks, counts):
+            return None
+        return WriteCounters([key for key, _, _ in checks], [limit for _, limit, _ in checks], window * 2,
+                             kinds=[kind for _, _, kind in checks], window_s=window, retry_after=retry_after)
+
+    def count(self, write: "WriteCounters") -> None:
+        """Count ``write`` unless its append counted it; 429 when it passed a limit."""
+        if write.counts is None:
+            write.counts = window_counts(self.redis, write.keys, write.window_s)
+        if write.over:
+            raise write.refusal()
+
+
+class WriteCounters(Counters):
+    """A write's rate-limit counters, with what a refusal says."""
+
+    def __init__(self, keys, limits, expire_s, kinds, window_s, retry_after):
+        super().__init__(keys, limits, expire_s)
+        self.kinds, self.window_s, self.retry_after = kinds, window_s, retry_after
+
+    def refusal(self) -> Problem:
+        for limit, kind, count in zip(self.limits, self.kinds, self.counts or []):
             if count > limit:
-                raise Problem(429, "rate_limited", f"more than {limit} writes in {window}s from this {kind}; "
-                              f"retry after {retry_after}s", headers={"Retry-After": str(retry_after)},
-                              limit=limit, window_s=window)
+                return Problem(429, "rate_limited", f"more than {limit} writes in {self.window_s}s from this "
+                               f"{kind}; retry after {self.retry_after}s",
+                               headers={"Retry-After": str(self.retry_after)}, limit=limit, window_s=self.window_s)
+        raise ValueError("no limit was passed")

@@ -20,6 +20,7 @@ import time
 from flask import Flask, Response, g, has_request_context, request
 
 HEADER = "X-Request-Id"
+ENVIRON_KEY = "HTTP_X_REQUEST_ID"  # how a WSGI server hands the header over
 GIVEN_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 access = logging.getLogger("stich.access")
 
@@ -50,7 +51,8 @@ def configure_logging(level: str) -> None:
 def install(app: Flask) -> None:
     @app.before_request
     def _start() -> None:
-        given = request.headers.get(HEADER, "")
+        # Read from the WSGI environ: building the request's header view costs more than the check.
+        given = request.environ.get(ENVIRON_KEY, "")
         g.request_id = given if GIVEN_ID.fullmatch(given) else secrets.token_hex(8)
         g.started = time.perf_counter()
 

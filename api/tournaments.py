@@ -20,12 +20,16 @@ from typing import Callable
 from flask import Blueprint, Flask, Response, current_app, request
 
 from domain.errors import RuleViolation
-from domain.tournament import Tournaments, TournamentState
+from domain.tournament import Tournaments, TournamentState, bundle
+from domain.table import BOT_KINDS
+from domain.tournament.decider import MAX_REASON, table_game_id
 from eventstore.codec import StoredEvent, encode_for_viewer
 from eventstore.connection import connect_blocking
 from eventstore.handler import Loaded, UnknownGame
+from eventstore.tournament_index import STATUSES
 from eventstore.watch import BLOCK_S, StreamWatcher
 
+from .audit import export_lines, header as table_export_header
 from .auth import bearer_token, new_token, token_hash
 from .http import (
     game_json_response,
@@ -39,6 +43,8 @@ from .http import (
     runtime,
 )
 from .feed import followed_stream, revealed
+from .listing import listed_page
+from .meta import version
 from .problems import Problem
 from .quotas import API_KEY_HEADER, tournament_footprint
 from .seats import abandoned, reclaim
@@ -71,7 +77,11 @@ def load(tournament_id: str) -> Loaded:
 
 
 def body_of(loaded: Loaded) -> dict:
-    return {"id": loaded.game_id, **desk().handler.table.summary(loaded.state)}
+    body = {"id": loaded.game_id, **desk().handler.table.summary(loaded.state)}
+    for round_ in body["schedule"]:
+        for table in round_["tables"]:
+            table["url"] = f"/v1/games/{table['game_id']}" if table["game_id"] else None
+    return body
 
 
 def credential(tournament_id: str, who: int) -> None:
@@ -132,6 +142,14 @@ def create_tournament():
     body = body_of(outcome.loaded)
     body["token"] = token
     return game_response(body, outcome.loaded.seq, 201, {"Location": f"/v1/tournaments/{outcome.game_id}"})
+
+
+@tournaments.get("/tournaments")
+@query_params("status", "game", "limit", "cursor")
+def list_tournaments():
+    """Newest first, as the game list: anyone may read it, as anyone may read a tournament."""
+    page = listed_page(desk().index, STATUSES)
+    return {"tournaments": page.entries, "next": page.next}
 
 
 @tournaments.get("/tournaments/<tournament_id>")
@@ -222,6 +240,65 @@ def take_table_seat(tournament_id: str, participant: int):
     return game_response(body, outcome.loaded.seq, 201)
 
 
+def control_body(fields: dict[str, Callable[[object], bool]], required: tuple[str, ...] = ()) -> dict:
+    """An organizer's control's body: an object of only ``fields``, each passing its check (else 422)."""
+    raw = json_body(required=bool(required))
+    if not isinstance(raw, dict):
+        raise Problem(422, "validation_error", "the body must be a JSON object", errors={"_body": ["not an object"]})
+    problems = {key: ["unknown field"] for key in raw if key not in fields}
+    problems.update({key: ["is required"] for key in required if key not in raw})
+    problems.update({key: [f"not a valid {key}"] for key, ok in fields.items() if key in raw and not ok(raw[key])})
+    if problems:
+        raise Problem(422, "validation_error", "the body does not match the schema", errors=problems)
+    return raw
+
+
+def reason_text(required: bool) -> Callable[[object], bool]:
+    return lambda v: isinstance(v, str) and len(v) <= MAX_REASON and (bool(v.strip()) or not required)
+
+
+def control(tournament_id: str, command: Callable[[TournamentState], dict]):
+    """The organizer's command (read from the body once the token is checked), through the tournaments'
+    one handler; the tournament as it is after it."""
+    limit_writes()
+    state = load(tournament_id).state
+    credential(tournament_id, ORGANIZER)
+    try:
+        desk().handler.execute(tournament_id, None, command(state))
+    except RuleViolation as exc:
+        raise rule_problem(exc)
+    loaded = load(tournament_id)  # inline, tables may have opened and played meanwhile
+    return game_response(body_of(loaded), loaded.seq)
+
+
+@tournaments.post("/tournaments/<tournament_id>/pause")
+def pause(tournament_id: str):
+    return control(tournament_id, lambda state: {
+        "type": "pause", "reason": control_body({"reason": reason_text(required=False)}).get("reason", "")})
+
+
+@tournaments.post("/tournaments/<tournament_id>/resume")
+def resume(tournament_id: str):
+    return control(tournament_id, lambda state: {"type": "resume", **control_body({})})
+
+
+@tournaments.post("/tournaments/<tournament_id>/participants/<int:participant>/withdraw")
+def withdraw(tournament_id: str, participant: int):
+    def command(state: TournamentState) -> dict:
+        body = control_body({"bot": lambda v: isinstance(v, str) and v in BOT_KINDS})
+        if not 0 <= participant < len(state.participants):
+            raise Problem(404, "unknown_participant", f"this tournament has participants 0..{len(state.participants) - 1}")
+        return {"type": "withdraw", "participant": participant, "bot": body.get("bot", "heuristic")}
+
+    return control(tournament_id, command)
+
+
+@tournaments.post("/tournaments/<tournament_id>/abort")
+def abort(tournament_id: str):
+    return control(tournament_id, lambda state: {
+        "type": "abort", "reason": control_body({"reason": reason_text(required=True)}, ("reason",))["reason"]})
+
+
 @tournaments.get("/tournaments/<tournament_id>/standings")
 @query_params("format")
 def get_standings(tournament_id: str):
@@ -244,6 +321,33 @@ def get_standings(tournament_id: str):
     body = {"id": tournament_id, "status": summary["status"], "final": summary["final"],
             "round": summary["round"], "standings": summary["standings"]}
     return game_response(body, loaded.seq)
+
+
+@tournaments.get("/tournaments/<tournament_id>/export")
+def export(tournament_id: str):
+    """The finished tournament's bundle (``domain/tournament/bundle.py``); refused while it runs, when
+    its secret seed, a duplicate round's deals and its tables' hidden cards are not public yet."""
+    loaded = load(tournament_id)
+    state = loaded.state
+    if state.status != "finished":
+        raise Problem(409, "tournament_not_finished", "a tournament's bundle is exported once it has finished "
+                      "(its seed is revealed then, and every table's cards are public)")
+    rt = runtime()
+    tables = [rt.handler.load(slot.game_id) for round_ in state.rounds for slot in round_.tables if slot.finished]
+    first = {"format": bundle.FORMAT, "version": bundle.FORMAT_VERSION, "tournament_id": tournament_id,
+             "events": loaded.seq, "tables": len(tables), "head": loaded.head, "stich": version()}
+    store, games = desk().handler.store, rt.store
+    table_headers = [table_export_header(game, True) for game in tables]
+
+    def lines():  # a page at a time, the tournament's events as a game export's are
+        yield from export_lines(store, first, tournament_id, loaded, None, True)
+        for game, header in zip(tables, table_headers):
+            yield from export_lines(games, header, game.game_id, game, None, True)
+
+    response = Response(lines(), mimetype="application/x-ndjson")
+    response.headers["ETag"] = f'"{loaded.seq}"'
+    response.headers["Content-Disposition"] = f'attachment; filename="stich-tournament-{tournament_id}.ndjson"'
+    return response
 
 
 @tournaments.get("/tournaments/<tournament_id>/events")

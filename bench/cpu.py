@@ -12,6 +12,11 @@ same for all of them and is not in these figures.
 ``view_core`` and ``command_core`` are the same two requests' own calls
 without the HTTP layer (no Flask, hooks, schemas, headers, metrics or request
 log): what a leaner request path could at best get down to (``moves_over_b_core``).
+They make the same calls as the routes (the process's view cache, the same JSON
+encoder), and every figure is the app's own call (``Caller.spent``): building the
+environ and parsing the answer are the caller's work, not the server's.
+``view_layer_over_a`` and ``command_layer_over_a`` are issue 24's figures: what the
+request layer adds to each route, in bare Flask requests (target ≤ 1.5).
 
 The ratios are the throughput targets' ratios in the code's own terms:
 ``moves_over_b`` = B ÷ (view + command), the polling cycle's moves per B
@@ -43,6 +48,8 @@ class Caller:
 
     def __init__(self, app):
         self.app = app
+        self.spent = 0.0  # CPU seconds of the last call inside the app: the server's part, not the caller's
+
 
     def __call__(self, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, dict | None]:
         environ = dict(self.BASE, REQUEST_METHOD=method, PATH_INFO=path)
@@ -53,7 +60,9 @@ class Caller:
         for name, value in (headers or {}).items():
             environ["HTTP_" + name.upper().replace("-", "_")] = value
         status = []
+        started = time.process_time()
         raw = b"".join(self.app(environ, lambda s, h, exc=None: status.append(s)))
+        self.spent = time.process_time() - started
         return int(status[0][:3]), (json.loads(raw) if raw else None)
 
 
@@ -81,23 +90,29 @@ class Players:
         token's seat, the view and its JSON; the command handler, the events and view for the
         seat and their JSON), with no Flask, hooks, schemas, headers, metrics or request log.
         (CPU seconds of the view's part, of the command's part.)"""
+        from api.http import json_bytes
+
         runtime, credentials = app.extensions["stich"], app.extensions["stich.credentials"]
-        handler = runtime.handler
+        handler, views = runtime.handler, app.extensions["stich.views"]
         table = handler.table
         _, token = self._seat()
         started = time.process_time()
         loaded = handler.load(self.game_id)
         seat, generation = credentials.seat(self.game_id, token)
-        view = {"id": self.game_id, **table.view(loaded.state, seat), "seq": loaded.seq}
-        json.dumps(view, separators=(",", ":"))
+        # The same calls as the routes: their view cache and their JSON encoder.
+        view = {"id": self.game_id, **views.view(loaded, seat, generation, lambda: table.view(loaded.state, seat)),
+                "seq": loaded.seq}
+        json_bytes(view)
         viewed = time.process_time()
         command = self.rng.choice(view["legal"])
         commanding = time.process_time()
         after = handler.execute(self.game_id, seat, dict(command), generation=generation)
-        answer = {"id": self.game_id, "game": after.loaded.state.game.name, "duplicate": after.duplicate,
+        state = after.loaded
+        answer = {"id": self.game_id, "game": state.state.game.name, "duplicate": after.duplicate,
                   "events": [e.for_viewer(seat, False) for e in after.events],
-                  "view": table.view(after.loaded.state, seat), "seq": after.loaded.seq}
-        json.dumps(answer, separators=(",", ":"))
+                  "view": views.view(state, seat, generation, lambda: table.view(state.state, seat)),
+                  "seq": state.seq}
+        json_bytes(answer)
         commanded = time.process_time()
         self.to_act = answer["view"]["to_act"] if answer["view"]["status"] == "active" else []
         return viewed - started, commanded - commanding
@@ -107,22 +122,20 @@ class Players:
         _, token = self._seat()
         headers = {"Authorization": f"Bearer {token}"}
         path = f"/v1/games/{self.game_id}"
-        started = time.process_time()
         _, view = self.call("GET", path + "/view", headers=headers)
-        viewed = time.process_time()
+        viewed = self.call.spent
         command = self.rng.choice(view["legal"])
         if minimal:
             headers.update({"If-Match": f'"{view["seq"]}"', "Prefer": "return=minimal"})
-        commanding = time.process_time()
         status, answer = self.call("POST", path + "/commands", command, headers)
-        commanded = time.process_time()
+        commanded = self.call.spent
         if status != 200:
             raise RuntimeError(f"a move was refused: {status} {answer}")
         if minimal:
             self.to_act = self.call("GET", path)[1]["to_act"]
         else:
             self.to_act = answer["view"]["to_act"] if answer["view"]["status"] == "active" else []
-        return viewed - started, commanded - commanding
+        return viewed, commanded
 
 
 def run(redis_url: str, rounds: int = ROUNDS, calls: int = CALLS) -> dict:
@@ -138,14 +151,16 @@ def run(redis_url: str, rounds: int = ROUNDS, calls: int = CALLS) -> dict:
     samples: dict[str, list[float]] = {"a": [], "b": [], "view": [], "command": [], "command_minimal": [],
                                        "view_core": [], "command_core": []}
     for _ in range(rounds):
-        started = time.process_time()
+        spent = 0.0
         for _ in range(calls):
             call("GET", "/bench/a")
-        samples["a"].append((time.process_time() - started) / calls)
-        started = time.process_time()
+            spent += call.spent
+        samples["a"].append(spent / calls)
+        spent = 0.0
         for _ in range(calls):
             call("POST", "/bench/b", {"type": "play", "card": "R9"})
-        samples["b"].append((time.process_time() - started) / calls)
+            spent += call.spent
+        samples["b"].append(spent / calls)
         moves = [players.move(minimal=False) for _ in range(calls)]
         samples["view"].append(sum(v for v, _ in moves) / calls)
         samples["command"].append(sum(c for _, c in moves) / calls)
@@ -158,7 +173,10 @@ def run(redis_url: str, rounds: int = ROUNDS, calls: int = CALLS) -> dict:
             "ratios": {"b_over_a": round(us["b"] / us["a"], 2),
                        "moves_over_b": round(us["b"] / (us["view"] + us["command"]), 2),
                        "moves_over_b_core": round(us["b"] / (us["view_core"] + us["command_core"]), 2),
-                       "sse_moves_over_b_at_most": round(us["b"] / us["command_minimal"], 2)}}
+                       "sse_moves_over_b_at_most": round(us["b"] / us["command_minimal"], 2),
+                       # issue 24's: what the request layer adds to each route, in bare Flask requests
+                       "view_layer_over_a": round((us["view"] - us["view_core"]) / us["a"], 2),
+                       "command_layer_over_a": round((us["command"] - us["command_core"]) / us["a"], 2)}}
 
 
 def table_rows(cpu: dict) -> list[tuple[str, str, str]]:
@@ -168,5 +186,7 @@ def table_rows(cpu: dict) -> list[tuple[str, str, str]]:
             ("CPU without the HTTP layer", f"view {us['view_core']:.0f} us",
              f"command {us['command_core']:.0f} us (no Flask, hooks, schemas, headers); moves / B "
              f"{ratios['moves_over_b_core']:.2f}"),
+            ("CPU: request layer / A", f"view {ratios['view_layer_over_a']:.2f}",
+             f"command {ratios['command_layer_over_a']:.2f} ((route - its own calls) / A; target <= 1.5)"),
             ("CPU: moves / B, polling", f"{ratios['moves_over_b']:.2f}",
              f"SSE at most {ratios['sse_moves_over_b_at_most']:.2f} (B / minimal command, before the pushes)")]

@@ -490,7 +490,7 @@ def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, pro
                                  **({"budget_ms": s["budget_ms"]} if s.get("budget_ms") is not None else {})}
                                 for s in seats],
                                created.get("preset_deals") or None, created.get("seed_sha256"),
-                               created.get("limits"), created.get("clock"))
+                               created.get("limits"), created.get("clock"), created.get("start_at"))
     except (RuleViolation, InvalidSetup) as exc:
         raise Failed(1, f"(GameCreated) records a game that cannot be created: {exc}") from None
     _expect(events, 0, opening, "system", "creating a game with these rules and seats")
@@ -519,6 +519,10 @@ def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, pro
     return state
 
 
+# The system's commands whose one event names them: a set start (GameCreated.start_at), pause and resume.
+SCHEDULED = {"GameStarted": "start", "GamePaused": "pause", "GameResumed": "resume"}
+
+
 def _seat_events(table: Table, state: TableState, events: list[dict], at: int) -> list[Event]:
     """The events of the command that the event at ``at`` starts: the one legal command whose
     events are exactly the recorded ones (the log keeps events, not commands)."""
@@ -529,6 +533,8 @@ def _seat_events(table: Table, state: TableState, events: list[dict], at: int) -
         if event["type"] == "TurnTimedOut":
             command = {"type": "time_out", "seat": data.get("seat"), "move": data.get("move")}
             what = f"seat {data.get('seat')}'s time running out at {event['at']}"
+        elif event["type"] in SCHEDULED:  # a set start, or a tournament's organiser's pause and resume
+            command, what = {"type": SCHEDULED[event["type"]]}, f"the system's {SCHEDULED[event['type']]}"
         else:
             command = {"type": "take_seat", "seat": data.get("seat"), "entropy": data.get("entropy", "")}
             what = "taking that seat"

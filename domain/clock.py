@@ -116,8 +116,9 @@ def time_out(clock: Clock, seat: SeatClock) -> SeatClock:
     return SeatClock(0, None, timeouts, seat.abandoned or timeouts >= clock.abandon_after)
 
 
-def seat_json(clock: Clock, number: int, seat: SeatClock) -> dict:
-    due = deadline_ms(clock, seat)
+def seat_json(clock: Clock, number: int, seat: SeatClock, stopped: bool = False) -> dict:
+    """``stopped``: the game is paused, so no deadline runs (the decision's start shows where it was)."""
+    due = None if stopped else deadline_ms(clock, seat)
     return {
         "seat": number,
         "bank_ms": seat.bank_ms,

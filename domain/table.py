@@ -32,9 +32,9 @@ from .shuffle import deal_key, keyed_shuffle, seed_revealed
 from .upcast import latest
 
 TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed", "TurnTimedOut",
-                "SeatReclaimed"}
+                "SeatReclaimed", "GamePaused", "GameResumed"}
 FINAL_EVENT = "SeedRevealed"  # every game's last event: after it the game is finished and all is public
-SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal", "end_game", "time_out"}
+SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal", "end_game", "time_out", "start", "pause", "resume"}
 ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{0,64}$")
 BOT_KINDS = ("random", "heuristic", "search")
 # A search bot's thinking time per decision (its seat's ``budget_ms``): the default, and the range allowed.
@@ -47,6 +47,7 @@ MAX_DEALS = 5_000
 MAX_EVENTS = 100_000
 EVENTS_PER_DEAL = 150
 LIMIT_NAMES = ("max_deals", "max_events")
+START_AT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?([Zz]|[+-][0-9]{2}:[0-9]{2})")
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,9 @@ class TableState:
     cut_short: str | None = None  # the ceiling that ended the game, if one did
     clock: Clock | None = None  # turn deadlines, if the game has them (domain/clock.py)
     clocks: tuple[SeatClock, ...] = ()  # one per seat when the game has a clock
+    start_at_ms: int | None = None  # GameCreated.start_at: the game starts then, by the system's ``start``
+    paused: bool = False  # GamePaused .. GameResumed: nobody acts, no clock runs
+    paused_ms: int | None = None  # when it was paused (a timed fold's): resuming gives the clocks that time back
 
     @property
     def players(self) -> int:
@@ -133,8 +137,12 @@ class Table:
 
     # -- creation ---------------------------------------------------------
     def create(self, game_name: str, players: Any, rules: Any, seats: Any,
-               preset_deals: Any, seed_sha256: str, limits: Any = None, clock: Any = None) -> list[Event]:
-        """Validate a new game and return its first events (raises InvalidSetup)."""
+               preset_deals: Any, seed_sha256: str, limits: Any = None, clock: Any = None,
+               start_at: Any = None) -> list[Event]:
+        """Validate a new game and return its first events (raises InvalidSetup).
+
+        ``start_at`` (RFC 3339): the game does not start when its last seat is taken but at that
+        time, when the system sends ``start`` (a scheduled command: the caller checks it is ahead)."""
         game = self.games.get(game_name)
         if game is None:
             raise errors.InvalidSetup({"game": [f"unknown game {game_name!r}; one of {sorted(self.games)}"]})
@@ -144,6 +152,7 @@ class Table:
         setup = game.setup(players, rules or {}, preset_deals)
         ceilings = validate_limits(limits, default_limits(game, setup))
         deadlines = validate_clock(clock, BOT_KINDS)
+        starts = validate_start_at(start_at)
         data = {
             "game": game.name,
             "players": players,
@@ -158,6 +167,9 @@ class Table:
         if deadlines is not None:  # only then: a game without a clock keeps the GameCreated it always had
             data["clock"] = deadlines.to_json()
             public.append("clock")
+        if starts is not None:  # likewise: only a game with a set start records one
+            data["start_at"] = iso(starts)
+            public.append("start_at")
         # The preset deals hold every hand: only their existence is public.
         created = Event("GameCreated", data, nobody(*public), latest("GameCreated"))
         events = [created]
@@ -218,10 +230,19 @@ class Table:
             return self._end_game(state, command)
         if kind == "time_out":
             return self._time_out(state, command, at)
+        if kind == "start":
+            return self._start(state, at)
+        if kind in ("pause", "resume"):
+            return self._pause(state, kind == "pause")
         if state.status == "finished" or state.cut_short:
             raise errors.GameFinished("the game has finished")
         if state.status != "active":
+            if state.start_at_ms is not None:
+                raise errors.GameNotStarted(f"the game starts at {iso(state.start_at_ms)}")
             raise errors.GameNotStarted("the game starts when every seat is taken")
+        if state.paused:
+            raise errors.WrongPhase("the game is paused (its tournament's organiser paused it); nobody moves "
+                                    "until it is resumed")
         return state.game.decide(state.inner, actor, command)
 
     def _take_seat(self, state: TableState, command: Mapping[str, Any]) -> list[Event]:
@@ -237,9 +258,34 @@ class Table:
         if not isinstance(entropy, str) or not ENTROPY_PATTERN.match(entropy):
             raise errors.InvalidCommand("entropy must be at most 64 characters of A-Z a-z 0-9 _ -")
         events = [Event("SeatTaken", {"seat": seat, "kind": state.seats[seat].kind, "entropy": entropy})]
-        if all(s.taken for i, s in enumerate(state.seats) if i != seat):
+        # A game with a set start waits for the system's ``start`` at that time, however early it filled.
+        if all(s.taken for i, s in enumerate(state.seats) if i != seat) and state.start_at_ms is None:
             events.append(Event("GameStarted", {}))
         return events
+
+    def _start(self, state: TableState, at: str | None) -> list[Event]:
+        """The scheduled start of a game created with ``start_at``: decided at the time it is stamped with."""
+        if state.start_at_ms is None:
+            raise errors.WrongPhase("only a game created with start_at is started by the system")
+        if state.status != "waiting":
+            raise errors.AlreadyDone("the game has started")
+        if not all(seat.taken for seat in state.seats):
+            raise errors.WrongPhase("the game starts when every seat is taken")
+        if at is None or millis(at) < state.start_at_ms:
+            raise errors.WrongPhase(f"the game starts at {iso(state.start_at_ms)}")
+        return [Event("GameStarted", {})]
+
+    def _pause(self, state: TableState, pause: bool) -> list[Event]:
+        """A pause between moves (a tournament's organiser's): no seat or bot acts, no deal is made and
+        no clock runs until ``resume``, which gives every running clock back the time it had left. A
+        table still waiting for its seats is paused too: it starts, when they are taken, paused."""
+        if state.status == "finished" or state.cut_short:
+            raise errors.GameFinished("the game has finished")
+        if state.status not in ("waiting", "active"):
+            raise errors.WrongPhase("only a game being played or waiting for its seats is paused or resumed")
+        if state.paused == pause:
+            raise errors.AlreadyDone("the game is paused already" if pause else "the game is not paused")
+        return [Event("GamePaused", {})] if pause else [Event("GameResumed", {})]
 
     def _time_out(self, state: TableState, command: Mapping[str, Any], at: str | None) -> list[Event]:
         """The system plays for a seat whose time ran out, with the move its clock's bot chose."""
@@ -251,7 +297,7 @@ class Table:
         if at is None:
             raise errors.InvalidCommand("a time-out is decided at the time its events are stamped with")
         due = deadline_ms(state.clock, state.clocks[seat])
-        if due is None or state.status != "active" or state.cut_short:
+        if due is None or state.status != "active" or state.cut_short or state.paused:
             raise errors.WrongPhase(f"seat {seat} is not on the clock")
         if millis(at) < due:
             raise errors.WrongPhase(f"seat {seat} has time until {iso(due)}")
@@ -300,8 +346,10 @@ class Table:
             limits = Limits(**data["limits"]) if "limits" in data else default_limits(game, setup)
             clock = Clock(**data["clock"]) if data.get("clock") else None
             clocks = tuple(SeatClock(clock.bank_s * 1000) for _ in seats) if clock else ()
+            start_at_ms = millis(data["start_at"]) if data.get("start_at") else None
             return TableState(game=game, setup=setup, seats=seats, status="waiting",
-                              seed_sha256=data["seed_sha256"], limits=limits, events=1, clock=clock, clocks=clocks)
+                              seed_sha256=data["seed_sha256"], limits=limits, events=1, clock=clock, clocks=clocks,
+                              start_at_ms=start_at_ms)
         count = state.events + 1
         if kind == "SeatTaken":
             seats = list(state.seats)
@@ -318,6 +366,10 @@ class Table:
             clocks = list(state.clocks)
             clocks[event.data["seat"]] = time_out(state.clock, clocks[event.data["seat"]])
             return replace(state, clocks=tuple(clocks), events=count)
+        if kind == "GamePaused":
+            return replace(state, paused=True, events=count)
+        if kind == "GameResumed":
+            return replace(state, paused=False, paused_ms=None, events=count)
         if kind == "SeatReclaimed":
             number = event.data["seat"]
             seats, clocks = list(state.seats), list(state.clocks)
@@ -329,15 +381,21 @@ class Table:
     def evolve_timed(self, state: TableState, event: Event, at: str | None, actor: int | str | None) -> TableState:
         """``evolve``, and then the seats' clocks at the event's time (its own ``at`` and
         ``actor`` if it was stored, else the given ones: a decision's fresh events)."""
-        state = self.evolve(state, event)
         when = event.at or at
+        if event.type == "GameResumed" and state.clock is not None and when is not None:
+            state = resumed_clocks(state, millis(when))
+        state = self.evolve(state, event)
         if state.clock is None or when is None:
             return state  # events folded without their times (a pure test) keep no clocks
+        if event.type == "GamePaused":
+            return replace(state, paused_ms=millis(when))  # the clocks keep their starts; resuming shifts them
         return self._tick(state, millis(when), event.actor if event.actor is not None else actor)
 
     def _tick(self, state: TableState, now: int, actor: int | str | None) -> TableState:
         """A seat's own move stops its clock; a seat that is to act (human, not abandoned) has its
         clock running from the first event after which it is; one that is not, has none running."""
+        if state.paused:
+            return state  # stopped: nobody is to act, yet the running decisions resume where they were
         clocks = list(state.clocks)
         if isinstance(actor, int) and 0 <= actor < len(clocks):
             clocks[actor] = charge(state.clock, clocks[actor], now)
@@ -380,7 +438,7 @@ class Table:
     # -- what the system does next ----------------------------------------
     def needs_system(self, state: TableState) -> bool:
         """Whether a deal or the seed reveal is due (the handler then fetches the seed)."""
-        if state.status != "active":
+        if state.status != "active" or state.paused:
             return False
         # A deal ceiling is only ever reached with a deal pending, so it needs no check of its own.
         return (state.game.is_finished(state.inner) or state.cut_short is not None
@@ -388,7 +446,7 @@ class Table:
 
     def system_command(self, state: TableState, seed_hex: str | None) -> dict | None:
         """The command the system must issue now (a deal, the seed reveal), if any."""
-        if state.status != "active":
+        if state.status != "active" or state.paused:
             return None
         if state.game.is_finished(state.inner) or state.cut_short:
             return {"type": "reveal_seed", "seed": seed_hex} if seed_hex else None
@@ -407,18 +465,18 @@ class Table:
 
     # -- reading ----------------------------------------------------------
     def to_act(self, state: TableState) -> frozenset[int]:
-        if state.status != "active" or state.cut_short:
+        if state.status != "active" or state.cut_short or state.paused:
             return frozenset()
         return state.game.to_act(state.inner)
 
     def legal_commands(self, state: TableState, seat: int) -> list[dict]:
-        if state.status != "active" or state.cut_short or seat not in state.game.to_act(state.inner):
+        if state.status != "active" or state.cut_short or state.paused or seat not in state.game.to_act(state.inner):
             return []
         return state.game.legal_commands(state.inner, seat)
 
     def deadlines(self, state: TableState) -> dict[int, int]:
         """Each running clock's deadline (ms since the epoch), by seat."""
-        if state.clock is None or state.status != "active" or state.cut_short:
+        if state.clock is None or state.status != "active" or state.cut_short or state.paused:
             return {}
         out = {}
         for number, seat_clock in enumerate(state.clocks):
@@ -450,9 +508,14 @@ class Table:
             "limits": state.limits.to_json(),
             "cut_short": state.cut_short,
         }
+        if state.start_at_ms is not None:
+            out["start_at"] = iso(state.start_at_ms)
+        if state.paused:
+            out["paused"] = True
         if state.clock is not None:
             out["clock"] = {**state.clock.to_json(),
-                            "seats": [seat_json(state.clock, n, c) for n, c in enumerate(state.clocks)]}
+                            "seats": [seat_json(state.clock, n, c, stopped=state.paused)
+                                      for n, c in enumerate(state.clocks)]}
         if state.inner is not None:
             out["scores"] = state.game.scores(state.inner)
             if state.cut_short and "ranking" not in out["scores"]:
@@ -470,6 +533,28 @@ class Table:
         out["game_state"] = state.game.view(state.inner, seat, reveal) if state.inner is not None else None
         out["legal"] = self.legal_commands(state, seat) if seat is not None else []
         return out
+
+
+def validate_start_at(raw: Any) -> int | None:
+    """A creator's ``start_at`` (RFC 3339 with a zone, e.g. ``2026-12-01T18:00:00Z``) in ms; None: none."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not START_AT.fullmatch(raw):
+        raise errors.InvalidSetup({"start_at": ["must be an RFC 3339 time with its zone, e.g. 2026-12-01T18:00:00Z"]})
+    try:
+        return millis(raw.replace("z", "Z").replace("t", "T"))
+    except ValueError:
+        raise errors.InvalidSetup({"start_at": ["is not a valid date and time"]}) from None
+
+
+def resumed_clocks(state: TableState, now_ms: int) -> TableState:
+    """The clocks as they ran when the game was paused, moved on by the pause's length: each running
+    decision has the time it had left at the pause."""
+    if state.paused_ms is None:
+        return state
+    gap = max(0, now_ms - state.paused_ms)
+    clocks = tuple(c if c.since_ms is None else replace(c, since_ms=c.since_ms + gap) for c in state.clocks)
+    return replace(state, clocks=clocks)
 
 
 def same_command(a: Any, b: Any) -> bool:

@@ -14,8 +14,10 @@ from .game import Game
 
 
 def render(game: Game, summary: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
-           viewer: int | None) -> str:
-    """``summary`` is the game's public summary (``Table.summary`` with its ``id``)."""
+           viewer: int | None, analysis: Mapping[str, Any] | None = None) -> str:
+    """``summary`` is the game's public summary (``Table.summary`` with its ``id``); ``analysis``,
+    a finished game's analysis when one is done (``domain/bots/analysis.py``): its marks close the
+    transcript."""
     lines = [f"# {game.title}: game {summary.get('id', '')}", ""]
     lines.append(f"- status: {summary['status']}" + (f" (cut short: {summary['cut_short']})"
                                                      if summary.get("cut_short") else ""))
@@ -36,4 +38,32 @@ def render(game: Game, summary: Mapping[str, Any], events: Sequence[Mapping[str,
         ranking = scores.get("ranking") or [None] * len(scores["totals"])
         for seat, (total, place) in enumerate(zip(scores["totals"], ranking)):
             lines.append(f"| {seat} | {total} | {place if place is not None else ''} |")
+    if analysis and analysis.get("status") == "done":
+        lines += [""] + analysis_lines(analysis)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def analysis_lines(analysis: Mapping[str, Any]) -> list[str]:
+    """The analysis's summary per seat, then every marked decision by its seq."""
+    budget = analysis.get("budget") or {}
+    lines = ["## Analysis", "",
+             f"The search judged each decision from what its seat knew ({budget.get('playouts', '?')} "
+             f"playouts a decision; thresholds {json.dumps(analysis.get('thresholds') or {})}).", "",
+             "| seat | decisions | inaccuracies | mistakes | blunders | average loss |", "|---|---|---|---|---|---|"]
+    for row in analysis["seats"]:
+        s = row["summary"]
+        lines.append(f"| {row['seat']} | {s.get('decisions', '')} | {s['inaccuracies']} | {s['mistakes']} | "
+                     f"{s['blunders']} | {s['average_loss']} |")
+    marked = [d for d in analysis["decisions"] if d.get("mark")]
+    if marked:
+        lines += ["", "| seq | seat | mark | played | value | best | value | loss |", "|---|---|---|---|---|---|---|---|"]
+        for d in marked:
+            lines.append(f"| {d['seq']} | {d['seat']} | {d['mark']} | {_command(d['played']['command'])} | "
+                         f"{d['played']['value']} | {_command(d['best']['command'])} | {d['best']['value']} | "
+                         f"{d['loss']} |")
+    return lines
+
+
+def _command(command: Mapping[str, Any]) -> str:
+    rest = " ".join(str(v) for k, v in command.items() if k != "type")
+    return f"`{command.get('type', '')}{' ' + rest if rest else ''}`"

@@ -7,9 +7,10 @@ Events stored before the chain existed have no ``hash`` (None here).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from domain import chain
 from domain.event import Event, Visibility, redact_data
@@ -55,7 +56,7 @@ def encode(event: Event, at: str, actor: int | str, seq: int, previous: str, see
 
 
 def decode(seq: int, payload: bytes | str) -> StoredEvent:
-    raw = json.loads(payload)
+    raw = orjson.loads(payload)  # every event of every read passes here: orjson parses it 4-5 times faster
     return StoredEvent(seq=seq, type=raw["type"], v=raw["v"], data=raw["data"], at=raw["at"],
                        actor=raw["actor"], visibility=Visibility.from_json(raw["visibility"]),
                        hash=raw.get("hash"))
@@ -63,4 +64,4 @@ def decode(seq: int, payload: bytes | str) -> StoredEvent:
 
 def encode_for_viewer(event: StoredEvent, viewer: int | None, reveal_all: bool) -> str:
     """The event as ``viewer`` may see it, as compact JSON (the form feeds and streams send)."""
-    return json.dumps(event.for_viewer(viewer, reveal_all), separators=(",", ":"))
+    return orjson.dumps(event.for_viewer(viewer, reveal_all)).decode()

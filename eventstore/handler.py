@@ -24,7 +24,7 @@ from domain.table import Table, TableState
 
 from . import snapshot
 from .codec import StoredEvent, decode, encode
-from .store import EventStore, Span
+from .store import Counters, EventStore, Span
 
 MAX_RETRIES = 8
 CHECKPOINT_EVERY = 64  # past states kept per game for ``load_at``: any past moment folds at most this many events
@@ -48,6 +48,17 @@ class StaleSeq(Exception):
 
 class Contention(Exception):
     code = "contention"
+
+
+class WriteLimited(Exception):
+    """The command's write counters (``Counters``), counted with its append, passed a limit: nothing
+    was appended."""
+
+    code = "rate_limited"
+
+    def __init__(self, counters: Counters):
+        super().__init__("a write rate limit was passed")
+        self.counters = counters
 
 
 class IdempotencyKeyReused(Exception):
@@ -262,8 +273,12 @@ class CommandHandler:
 
     # -- executing -------------------------------------------------------------
     def execute(self, game_id: str, actor: int | None, command: dict, expected_seq: int | None = None,
-                idempotency_key: str | None = None, generation: int | None = None) -> Outcome:
-        """Decide and append one command. Raises RuleViolation, StaleSeq, UnknownGame.
+                idempotency_key: str | None = None, generation: int | None = None,
+                counters: Counters | None = None) -> Outcome:
+        """Decide and append one command. Raises RuleViolation, StaleSeq, UnknownGame, WriteLimited.
+
+        ``counters``: a write rate limit's, counted in the append's own round trip (see
+        ``Counters``); a command refused before its append leaves them uncounted for the caller.
 
         ``generation``: a human's command, sent with a token of that generation of the seat
         (``Seat.generation``): refused while the seat is abandoned or once it was taken again.
@@ -307,7 +322,9 @@ class CommandHandler:
             batch += system
             payloads = self._encode(batch, loaded, seed_hex, at)
             result = self.store.append(game_id, payloads, expected_seq=loaded.seq, idempotency_key=idem,
-                                       fingerprint=digest)
+                                       fingerprint=digest, counters=counters)
+            if result.status == "limited":
+                raise WriteLimited(counters)
             if result.status == "duplicate":
                 return self._replay_answer(game_id, Span(result.first_seq, result.last_seq, result.fingerprint), digest)
             if result.ok:

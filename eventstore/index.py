@@ -43,17 +43,19 @@ def encode_cursor(member: str) -> str:
     return base64.urlsafe_b64encode(member.encode()).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str) -> str:
+def decode_cursor(cursor: str, pattern: re.Pattern = MEMBER) -> str:
     try:
         member = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
     except (binascii.Error, UnicodeDecodeError, ValueError):
         raise BadCursor("not a cursor this server gave out") from None
-    if not MEMBER.fullmatch(member):
+    if not pattern.fullmatch(member):
         raise BadCursor("not a cursor this server gave out")
     return member
 
 
 class GameIndex:
+    pattern = MEMBER  # what a cursor may name (a tournament's list has ids of its own shape)
+
     def __init__(self, client: redis.Redis, prefix: str = "stich"):
         self.redis = client
         self.key = index_key(prefix)
@@ -115,7 +117,7 @@ class GameIndex:
     def page(self, status: str | None = None, game: str | None = None, limit: int = 100,
              cursor: str | None = None) -> Page:
         """Up to ``limit`` entries, newest first, after ``cursor`` (raises BadCursor)."""
-        start = f"({decode_cursor(cursor)}" if cursor is not None else "+"
+        start = f"({decode_cursor(cursor, self.pattern)}" if cursor is not None else "+"
         members = [m.decode() if isinstance(m, bytes) else m for m in
                    self.redis.zrevrangebylex(self.order_key(status, game), start, "-", start=0, num=limit + 1)]
         shown = members[:limit]

@@ -14,7 +14,8 @@ Member: ``<kind>|<game id>|<seq>`` — something of ``kind`` is due in the game
 while it stands at ``seq``. Kinds: ``bot`` (a bot is to act) and ``turn`` (a
 human seat's clock runs out, scored with its deadline); ``tournament`` (a
 tournament in play, seq 0: its driver is re-run while it lasts, see
-workers/tournament.py); a sweeper leaves kinds it does not know alone. The seq
+workers/tournament.py); ``start`` (a game's set start, seq 0, see
+workers/start.py); a sweeper leaves kinds it does not know alone. The seq
 is part of the member so that an entry
 is a fact about one state of the game: a listener that runs late (another
 process appended meanwhile) can only add an entry for a seq the game has
@@ -34,7 +35,9 @@ import redis
 
 from .keys import due_key
 
-KINDS = ("bot", "turn", "tournament")  # a bot is to act; a human seat's clock runs (workers/deadline.py)
+# A bot is to act; a human seat's clock runs (workers/deadline.py); a tournament's driver; a set start
+# (workers/start.py: a game created with start_at, seq 0, scored with that time).
+KINDS = ("bot", "turn", "tournament", "start")
 
 # Atomic: the entries due by ARGV[1] (at most ARGV[3]) are returned and pushed
 # to ARGV[2] in one step, so a concurrent sweeper cannot read them too.

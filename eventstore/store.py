@@ -15,28 +15,59 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import redis
+from redis.cluster import RedisCluster
 
 from .codec import StoredEvent, decode
 from .keys import GameKeys
 
+# KEYS: the events, the idempotency keys, then the counters (``Counters``) counted with this write.
+# ARGV: expected seq, idempotency key, fingerprint, the counters' expiry, their limits (one each), payloads.
 APPEND_SCRIPT = """
+local counted = {}
+local over = false
+for i = 3, #KEYS do
+  local count = redis.call('INCR', KEYS[i])
+  redis.call('EXPIRE', KEYS[i], ARGV[4])
+  counted[#counted + 1] = count
+  if count > tonumber(ARGV[2 + i]) then over = true end
+end
 local current = redis.call('XLEN', KEYS[1])
+if over then return {'limited', '', current, unpack(counted)} end
 if ARGV[2] ~= '' then
   local prior = redis.call('HGET', KEYS[2], ARGV[2])
-  if prior then return {'duplicate', prior, current} end
+  if prior then return {'duplicate', prior, current, unpack(counted)} end
 end
 local expected = tonumber(ARGV[1])
 if expected >= 0 and expected ~= current then
-  return {'conflict', '', current}
+  return {'conflict', '', current, unpack(counted)}
 end
-local n = #ARGV - 3
+local first = 4 + #KEYS - 2
+local n = #ARGV - first
 for i = 1, n do
-  redis.call('XADD', KEYS[1], '0-' .. (current + i), 'e', ARGV[3 + i])
+  redis.call('XADD', KEYS[1], '0-' .. (current + i), 'e', ARGV[first + i])
 end
 local result = (current + 1) .. ':' .. (current + n) .. ':' .. ARGV[3]
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], result) end
-return {'ok', result, current + n}
+return {'ok', result, current + n, unpack(counted)}
 """
+
+
+@dataclass
+class Counters:
+    """Fixed-window counters (a write rate limit's) to count in the append's own script, so that a
+    command costs one round trip: each key is incremented and expires ``expire_s`` later, and when
+    one passes its limit nothing is appended (the append answers ``limited``). Counted once, by the
+    first append that takes them (``counts`` is then set, in the keys' order). A Redis Cluster keeps
+    them in other slots than the game's keys, so there they are left uncounted for the caller."""
+
+    keys: list[str]
+    limits: list[int]
+    expire_s: int
+    counts: list[int] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.counts is not None and any(c > n for c, n in zip(self.counts, self.limits))
 
 
 @dataclass(frozen=True)
@@ -55,7 +86,7 @@ class Span:
 
 @dataclass(frozen=True)
 class AppendResult:
-    status: str  # ok | duplicate | conflict
+    status: str  # ok | duplicate | conflict | limited (a counter passed its limit: nothing appended)
     first_seq: int  # of the batch (the first append's batch for a duplicate); 0 on conflict
     last_seq: int
     current_seq: int  # the stream's seq after the call
@@ -76,25 +107,33 @@ class EventStore:
         self.redis = client
         self.prefix = prefix
         self._append = client.register_script(APPEND_SCRIPT)
+        self.cluster = isinstance(client, RedisCluster)
 
     def keys(self, game_id: str) -> GameKeys:
         return GameKeys(game_id, self.prefix)
 
     def append(self, game_id: str, payloads: Iterable[str], expected_seq: int | None,
-               idempotency_key: str | None = None, fingerprint: str = "") -> AppendResult:
+               idempotency_key: str | None = None, fingerprint: str = "",
+               counters: Counters | None = None) -> AppendResult:
         """Append encoded events atomically. ``expected_seq=None`` appends at any seq.
-        ``fingerprint`` (no colons) is stored with the idempotency key."""
+        ``fingerprint`` (no colons) is stored with the idempotency key. ``counters``, unless
+        counted already, are counted first, in the same script (status ``limited`` past a limit)."""
         keys = self.keys(game_id)
         payloads = list(payloads)
         if not payloads:
             raise ValueError("nothing to append")
         expected = -1 if expected_seq is None else int(expected_seq)
-        status, span, current = self._append(
-            keys=[keys.events, keys.idem],
-            args=[expected, idempotency_key or "", fingerprint, *payloads])
+        counting = counters if counters is not None and counters.counts is None and not self.cluster else None
+        extra_keys = counting.keys if counting else []
+        status, span, current, *counts = self._append(
+            keys=[keys.events, keys.idem, *extra_keys],
+            args=[expected, idempotency_key or "", fingerprint, counting.expire_s if counting else 0,
+                  *(counting.limits if counting else []), *payloads])
+        if counting:
+            counting.counts = [int(c) for c in counts]
         status = status.decode() if isinstance(status, bytes) else status
-        if status == "conflict":
-            return AppendResult("conflict", 0, 0, int(current))
+        if status in ("conflict", "limited"):
+            return AppendResult(status, 0, 0, int(current))
         stored = Span.parse(span)
         return AppendResult(status, stored.first, stored.last, int(current) if status == "duplicate" else stored.last,
                             stored.fingerprint)

@@ -52,6 +52,8 @@ class GameWatch:
         # seq -> {(viewer, revealed): the event's JSON for that viewer}: the waiters of one game
         # mostly ask for the same few renderings of each new event.
         self.rendered: dict[int, dict[tuple[int | None, bool], str]] = {}
+        # seq -> {(viewer, revealed): the event's SSE message as bytes}: what a push writes.
+        self.frames: dict[int, dict[tuple[int | None, bool], bytes]] = {}
         self.waiters = 0
         self.changed = threading.Condition()
 
@@ -62,6 +64,7 @@ class GameWatch:
                 del self.recent[:-self.keep]
                 first = self.recent[0].seq
                 self.rendered = {n: forms for n, forms in self.rendered.items() if n >= first}
+                self.frames = {n: forms for n, forms in self.frames.items() if n >= first}
             self.seq = seq
             self.changed.notify_all()
 
@@ -76,6 +79,20 @@ class GameWatch:
         if text is None:
             text = forms[(viewer, revealed)] = encode_for_viewer(event, viewer, revealed)
         return text
+
+    def frame(self, event: StoredEvent, viewer: int | None, revealed: bool) -> bytes:
+        """The event's SSE message (``id:`` and ``data:`` lines) for ``viewer``, encoded: every
+        stream of this viewer writes the same bytes, made once while the event is recent."""
+        forms = self.frames.get(event.seq)
+        if forms is None:
+            if not self.recent or event.seq < self.recent[0].seq:
+                return f"id: {event.seq}\ndata: {self.render(event, viewer, revealed)}\n\n".encode()
+            forms = self.frames.setdefault(event.seq, {})
+        framed = forms.get((viewer, revealed))
+        if framed is None:
+            framed = forms[(viewer, revealed)] = \
+                f"id: {event.seq}\ndata: {self.render(event, viewer, revealed)}\n\n".encode()
+        return framed
 
     def cached_after(self, after: int, count: int) -> list[StoredEvent] | None:
         """Events after ``after`` from memory, or None when they are no longer all there."""

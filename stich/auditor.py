@@ -15,9 +15,11 @@ from typing import TextIO
 from domain import audit
 from domain.registry import all_games
 from domain.table import Table
+from domain.tournament import bundle
 
 GAME_URL = re.compile(r"^(https?://.+/v1/games/[0-9a-f]{16})/?$")
 EXPORT_URL = re.compile(r"^https?://.+/v1/games/([0-9a-f]{16})(?:/export)?/?(?:\?.*)?$")
+TOURNAMENT_URL = re.compile(r"^(https?://.+/v1/tournaments/t[0-9a-f]{15})/?$")
 PROGRESS_FROM = 5_000  # events; smaller exports verify in well under a second
 TIMEOUT_S = 60
 
@@ -31,7 +33,7 @@ def read_export(source: str) -> str:
     if source == "-":
         return sys.stdin.read()
     if source.startswith(("http://", "https://")):
-        game = GAME_URL.match(source)
+        game = GAME_URL.match(source) or TOURNAMENT_URL.match(source)
         url = game.group(1) + "/export" if game else source
         try:
             with urllib.request.urlopen(url, timeout=TIMEOUT_S) as response:
@@ -67,6 +69,10 @@ def verify_export(source: str, head: str | None, out: TextIO = sys.stdout, err: 
     """0 when the export verifies, 1 when it does not (the report names the first wrong event),
     2 when the input is no export at all (not JSON lines, or no export header)."""
     text = read_export(source)
+    if bundle.is_bundle(text):  # a tournament's: its events, every table, from its revealed seed
+        found = bundle.verify_text(all_games(), text)
+        out.write("\n".join(found.lines()) + "\n")
+        return 0 if found.ok else 1
     report = audit.verify_text(Table(all_games()), text, head=head, progress=progress_printer(err),
                                game_id=url_game_id(source))
     out.write("\n".join(report.lines()) + "\n")

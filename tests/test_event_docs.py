@@ -26,7 +26,7 @@ from tests.domain.harness import random_playout
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS_DOC = (ROOT / "docs" / "events.md").read_text()
 TABLE_EVENTS = {"GameCreated", "SeatTaken", "GameStarted", "GameCutShort", "SeedRevealed", "TurnTimedOut",
-                "SeatReclaimed"}
+                "SeatReclaimed", "GamePaused", "GameResumed"}
 DOMAIN = ROOT / "domain"
 # Each game's events are written by its package (its bots only re-create events they were given);
 # the table's (creation, seating, ceilings, clocks, the seed) by domain/table.py (any module directly

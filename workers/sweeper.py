@@ -36,6 +36,7 @@ from eventstore.schedule import Entry, Schedule
 
 from .deadline import settle_turn
 from .dispatch import bots_to_act, due_bot_seats, enqueue_turn, lane_of, sweep_after
+from .start import KIND as START, settle_start
 from .tournament import settle_tournament
 
 log = logging.getLogger("stich.sweeper")
@@ -99,6 +100,8 @@ class Sweeper:
             return settle_tournament(self, entry, now)
         if entry.kind == "turn":
             return settle_turn(self, entry, now)
+        if entry.kind == START:
+            return settle_start(self, entry, now)
         if entry.kind != "bot":
             return 0  # a kind a newer server writes: left for its sweeper (our claim only delays it)
         try:

@@ -37,6 +37,7 @@ from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Contention, Loaded, UnknownGame
 from eventstore.schedule import Entry
 from eventstore.store import EventStore
+from eventstore.tournament_index import TournamentIndex
 
 from .dispatch import bots_to_act, sweep_after
 from .runtime import current_runtime
@@ -52,8 +53,10 @@ class TournamentDesk:
         self.queue = queue
         self.redis = store.redis
         self.prefix = games.store.prefix
-        self.handler = CommandHandler(store, Tournaments(games.table.games), listeners=[self.on_tournament],
-                                      empty=TournamentState)
+        # The list first: a pass driven inline from on_tournament appends (and lists) later events.
+        self.index = TournamentIndex(store.redis, store.prefix)
+        self.handler = CommandHandler(store, Tournaments(games.table.games),
+                                      listeners=[self.index, self.on_tournament], empty=TournamentState)
         self._local = threading.local()
 
     @classmethod
@@ -105,6 +108,10 @@ class TournamentDesk:
             self.schedule.add(Entry(KIND, loaded.game_id, 0), time.time() + sweep_after())
         if "RoundDrawn" in types:
             self.request(loaded.game_id, f"r{loaded.state.current.number}")
+        elif "TournamentResumed" in types:  # the tables held back open now, and the open ones play on
+            self.request(loaded.game_id, f"resumed-{loaded.seq}")
+        elif "TournamentPaused" in types:  # the open tables stop
+            self.request(loaded.game_id, f"paused-{loaded.seq}")
 
     def request(self, tournament_id: str, reason: str) -> None:
         """A pass over the tournament: a job with RQ, else now in this thread (never recursively)."""
@@ -143,10 +150,10 @@ class TournamentDesk:
                 return "not started"
             finished = 0
             for slot in round_.tables:
-                if slot.finished:
+                if slot.finished or (slot.game_id is None and state.paused):  # paused: no table opens
                     continue
                 game_id = slot.game_id or self._open(tournament_id, state, round_.number, slot.table)
-                game = self.games.load(game_id)
+                game = self._hold(self.games.load(game_id), state.paused)
                 if game.state.status == "finished":
                     self._record(tournament_id, round_.number, slot.table, game)
                     finished += 1
@@ -196,6 +203,18 @@ class TournamentDesk:
             self.handler.execute(tournament_id, None, command, idempotency_key=key)
         except (RuleViolation, Contention):  # another pass recorded it first: what we wanted
             pass
+
+    def _hold(self, game: Loaded, paused: bool) -> Loaded:
+        """An open table follows its tournament: paused while it is (``GamePaused``, through the games'
+        handler, between two moves), resumed when it is not. Every pass re-checks, so a pass lost after
+        the tournament's pause or resume is made good by the next."""
+        state = game.state
+        if state.status == "finished" or state.cut_short or state.paused == paused:
+            return game
+        try:
+            return self.games.execute(game.game_id, None, {"type": "pause" if paused else "resume"}).loaded
+        except (RuleViolation, Contention):  # finished meanwhile, or another pass did it: re-read
+            return self.games.load(game.game_id)
 
     def _keep_due(self, game: Loaded) -> None:
         """An entry for a table's due bot, unless it has one: its creator may have died before its listeners."""

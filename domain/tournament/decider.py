@@ -14,6 +14,18 @@ finished. Commands:
 * ``finish`` (the system, after the last round) → ``TournamentFinished`` with the standings.
 * ``reveal_seed`` {seed} → ``SeedRevealed``: the tournament's last event.
 
+The organizer's controls (the API checks the organizer's token):
+
+* ``pause`` {reason} → ``TournamentPaused``: while paused no table opens and no round is drawn
+  (nor the tournament finished); tables already open play on.
+* ``resume`` → ``TournamentResumed``: what was held back goes ahead.
+* ``withdraw`` {participant, bot} → ``ParticipantWithdrawn`` {participant, bot, from_round}: the
+  participant's seat is played by ``bot`` at every table opened from round ``from_round`` (the
+  next round to be drawn) on; its tables opened before play on as they were. A human who has not
+  joined yet no longer holds up the start.
+* ``abort`` {reason} → ``TournamentAborted`` {reason, standings over the finished rounds}, and the
+  seed is revealed: the tournament has finished. Tables still playing are no longer recorded.
+
 After every command the handler asks ``system_command`` for what is due next
 (the next round's draw, the finish, the reveal), exactly as it deals a table.
 """
@@ -28,6 +40,7 @@ from ..event import PUBLIC, Event, nobody
 from ..frozen import replace
 from ..game import Game
 from ..shuffle import seed_revealed
+from ..table import BOT_KINDS
 from . import config as tournament_config
 from .duplicate import base_deals, rotated
 from .seating import draw, meetings
@@ -35,6 +48,7 @@ from .standings import standings
 from .state import Result, RoundState, TableSlot, TournamentState
 
 FINAL_EVENT = "SeedRevealed"
+MAX_REASON = 200  # characters of a pause's or an abort's reason
 
 
 def table_game_id(tournament_id: str, round_: int, table: int) -> str:
@@ -79,7 +93,8 @@ class Tournaments:
         kind = command.get("type")
         handler = {"join": self._join, "start": self._start, "draw_round": self._draw_round,
                    "open_table": self._open_table, "finish_table": self._finish_table, "finish": self._finish,
-                   "reveal_seed": self._reveal_seed}.get(kind)
+                   "reveal_seed": self._reveal_seed, "pause": self._pause, "resume": self._resume,
+                   "withdraw": self._withdraw, "abort": self._abort}.get(kind)
         if handler is None:
             raise errors.UnknownCommand(f"no tournament command {kind!r}")
         if state.status == "finished" or (state.standings is not None and kind != "reveal_seed"):
@@ -101,7 +116,8 @@ class Tournaments:
     def _start(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
         if state.status != "waiting":
             raise errors.WrongPhase("the tournament has started already")
-        missing = [p for p, entry in enumerate(state.participants) if entry["kind"] == "human" and p not in state.joined]
+        missing = [p for p, entry in enumerate(state.participants)
+                   if entry["kind"] == "human" and p not in state.joined and not state.has_withdrawn(p)]
         if missing:
             raise errors.WrongPhase(f"participants {missing} have not joined yet", missing=missing)
         return [Event("TournamentStarted", {})]
@@ -134,6 +150,8 @@ class Tournaments:
 
     def _open_table(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
         slot = self._slot(state, command)
+        if state.paused:
+            raise errors.WrongPhase("the tournament is paused: no table opens until it is resumed")
         if slot.game_id is not None:
             raise errors.SeatTaken(f"table {slot.table} is open already")
         if not isinstance(command.get("game_id"), str):
@@ -177,6 +195,45 @@ class Tournaments:
             raise errors.WrongPhase("the seed is revealed when the tournament has finished")
         return [seed_revealed(command.get("seed", ""), state.seed_sha256)]
 
+    # -- the organizer's controls ------------------------------------------
+    @staticmethod
+    def _reason(command: Mapping[str, Any], required: bool) -> str:
+        reason = command.get("reason", "")
+        if not isinstance(reason, str) or len(reason) > MAX_REASON or (required and not reason.strip()):
+            raise errors.InvalidCommand(f"reason must be a{' non-empty' if required else ''} text of at most "
+                                        f"{MAX_REASON} characters")
+        return reason
+
+    def _pause(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
+        reason = self._reason(command, required=False)
+        if state.status != "active":
+            raise errors.WrongPhase("only a running tournament is paused")
+        if state.paused:
+            raise errors.AlreadyDone("the tournament is paused already")
+        return [Event("TournamentPaused", {"reason": reason})]
+
+    def _resume(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
+        if not state.paused:
+            raise errors.WrongPhase("the tournament is not paused")
+        return [Event("TournamentResumed", {})]
+
+    def _withdraw(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
+        p = command.get("participant")
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(state.participants):
+            raise errors.InvalidCommand(f"no participant {p!r}")
+        bot = command.get("bot", "heuristic")
+        if bot not in BOT_KINDS:
+            raise errors.InvalidCommand(f"unknown bot {bot!r}; one of {list(BOT_KINDS)}")
+        if state.participants[p]["kind"] != "human":
+            raise errors.WrongPhase(f"participant {p} is a bot: there is nobody to withdraw")
+        if state.has_withdrawn(p):
+            raise errors.AlreadyDone(f"participant {p} has withdrawn already")
+        return [Event("ParticipantWithdrawn", {"participant": p, "bot": bot, "from_round": len(state.rounds) + 1})]
+
+    def _abort(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
+        reason = self._reason(command, required=True)
+        return [Event("TournamentAborted", {"reason": reason, "standings": standings(state.config, state.rounds)})]
+
     # -- evolving ---------------------------------------------------------
     def evolve(self, state: TournamentState, event: Event) -> TournamentState:
         kind, data = event.type, event.data
@@ -206,6 +263,15 @@ class Tournaments:
             return replace(state, rounds=state.rounds[:-1] + (replace(state.current, finished=True),), events=count)
         if kind == "TournamentFinished":
             return replace(state, standings=tuple(data["standings"]), events=count)
+        if kind == "TournamentPaused":
+            return replace(state, paused=True, events=count)
+        if kind == "TournamentResumed":
+            return replace(state, paused=False, events=count)
+        if kind == "ParticipantWithdrawn":
+            withdrawn = state.withdrawn + ((data["participant"], data["bot"], data["from_round"]),)
+            return replace(state, withdrawn=withdrawn, events=count)
+        if kind == "TournamentAborted":
+            return replace(state, standings=tuple(data["standings"]), aborted=data["reason"], events=count)
         if kind == "SeedRevealed":
             return replace(state, status="finished", seed=data["seed"], events=count)
         raise ValueError(f"not a tournament event: {kind}")
@@ -221,13 +287,13 @@ class Tournaments:
 
     # -- what the system does next ----------------------------------------
     def _draw_due(self, state: TournamentState) -> bool:
-        if state.status != "active" or len(state.rounds) >= state.config["rounds"]:
+        if state.status != "active" or state.paused or len(state.rounds) >= state.config["rounds"]:
             return False
         return state.current is None or state.current.finished
 
     def _finish_due(self, state: TournamentState) -> bool:
-        return (state.status == "active" and state.standings is None and len(state.rounds) == state.config["rounds"]
-                and state.current.finished)
+        return (state.status == "active" and not state.paused and state.standings is None
+                and len(state.rounds) == state.config["rounds"] and state.current.finished)
 
     def needs_system(self, state: TournamentState) -> bool:
         return self._draw_due(state) or self._finish_due(state) or (state.standings is not None
@@ -265,8 +331,13 @@ class Tournaments:
         """What the driver creates a table's game with: the arguments of ``Table.create``."""
         config = state.config
         slot = state.rounds[round_ - 1].tables[table]
-        seats = [{"kind": "human"} if config["participants"][p]["kind"] == "human"
-                 else {"kind": "bot", "bot": config["participants"][p]["bot"]} for p in slot.participants]
+        def seat(p: int) -> dict:
+            entry, bot = config["participants"][p], state.replacement(p, round_)
+            if bot is not None:  # withdrawn: its bot plays on for it
+                return {"kind": "bot", "bot": bot}
+            return {"kind": "human"} if entry["kind"] == "human" else {"kind": "bot", "bot": entry["bot"]}
+
+        seats = [seat(p) for p in slot.participants]
         deals = state.rounds[round_ - 1].deals
         return {"game": config["game"], "players": config["players"], "rules": config["rules"], "seats": seats,
                 "preset_deals": rotated(deals, table, config["players"]) if deals else None,
@@ -280,8 +351,11 @@ class Tournaments:
             "duplicate": config["duplicate"], "clock": config.get("clock"), "status": state.status,
             "seed_sha256": state.seed_sha256,
             "participants": [{"participant": p, **entry, **({"joined": p in state.joined}
-                                                           if entry["kind"] == "human" else {})}
+                                                           if entry["kind"] == "human" else {}),
+                              **self._withdrawal_json(state, p)}
                              for p, entry in enumerate(config["participants"])],
+            "paused": state.paused,
+            "aborted": state.aborted,
             "round": len(state.rounds),
             "schedule": [self._round_json(r, withheld=state.keeps_deals_secret and not r.finished)
                          for r in state.rounds],
@@ -291,6 +365,13 @@ class Tournaments:
         if state.seed is not None:
             out["seed"] = state.seed
         return out
+
+    @staticmethod
+    def _withdrawal_json(state: TournamentState, participant: int) -> dict:
+        for p, bot, start in state.withdrawn:
+            if p == participant:
+                return {"withdrawn": {"bot": bot, "from_round": start}}
+        return {}
 
     @staticmethod
     def _round_json(round_: RoundState, withheld: bool = False) -> dict:

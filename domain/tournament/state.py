@@ -51,8 +51,21 @@ class TournamentState:
     seed: str | None = None  # hex, once revealed
     joined: frozenset[int] = frozenset()  # human participants who took their slot
     rounds: tuple[RoundState, ...] = ()
-    standings: tuple[dict, ...] | None = None  # final, once TournamentFinished
+    standings: tuple[dict, ...] | None = None  # final, once TournamentFinished (or TournamentAborted)
+    paused: bool = False  # by its organizer: no table opens and no round is drawn until resumed
+    aborted: str | None = None  # the organizer's reason, once aborted
+    withdrawn: tuple[tuple[int, str, int], ...] = ()  # (participant, the bot that plays for it, from round)
     events: int = 0
+
+    def replacement(self, participant: int, round_: int) -> str | None:
+        """The bot that plays for ``participant`` in ``round_``, if it has withdrawn by then."""
+        for p, bot, start in self.withdrawn:
+            if p == participant and round_ >= start:
+                return bot
+        return None
+
+    def has_withdrawn(self, participant: int) -> bool:
+        return any(p == participant for p, _, _ in self.withdrawn)
 
     @property
     def keeps_deals_secret(self) -> bool:

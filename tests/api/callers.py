@@ -14,11 +14,13 @@ Built once per module, through the API only:
   is free until the participant asks for it.
 * ``seat_tournament``: the same again; the ``takeSeat`` cells try its table's free human seat.
 * ``open_tournament``: 15 human slots, nobody joined: each caller joins a slot of its own.
+* ``claims``: a bulk pairing of five games, every human seat a named player's: each caller redeems a
+  claim of its own.
 """
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -76,6 +78,7 @@ class World:
     seat_table: str  # seat_tournament's table game
     seat_table_seat: int  # the human participant's (free) seat there
     open_tournament: str
+    claims: dict[str, str] = field(default_factory=dict)  # caller -> the claim it redeems
 
     def headers(self, caller: str) -> dict:
         """What ``caller`` sends: its credential, if it has one."""
@@ -164,8 +167,12 @@ def build_world(app, client) -> World:
     open_tid = created(client.post("/v1/tournaments", headers=operator(), json={
         "game": "scharfe-schoten", "players": 3, "rounds": 1, "deals_per_table": 1,
         "participants": [HUMAN] * 15}))["id"]
+    paired = client.post("/v1/games/bulk", headers={**operator(), "Idempotency-Key": secrets.token_hex(8)}, json={
+        "games": [{**SCHOTEN, "seats": [{"kind": "human", "player": f"p{table}-{seat}"} for seat in range(3)]}
+                  for table in range(5)]})
+    claims = dict(zip(CALLERS, (claim["claim"] for claim in created(paired)["claims"])))
     return World(game=game, seat_tokens=tokens, other_game=other_game, other_token=other_token,
                  superseded_game=superseded_game, superseded_token=superseded_token, export=export,
                  tournament=tid, organizer=organizer, participant=participant, seat_tournament=seat_tid,
                  seat_table=table["game_id"], seat_table_seat=table["participants"].index(0),
-                 open_tournament=open_tid)
+                 open_tournament=open_tid, claims=claims)

@@ -27,6 +27,8 @@ Decisions:
   this seat's own token with its last character changed, so an inexact comparison would show.
 * Creating games, tournaments and imports needs the operator key on this server (``STICH_API_KEYS``
   set, as the README's Configuration describes); without keys those routes are open to all.
+* ``redeemClaim``: the claim in the path is the credential, and no other is read; each caller redeems a
+  claim of its own (``World.claims``), so every cell is the 201.
 * ``takeSeat`` is tried on a tournament table's free human seat: only the participant route hands
   those out, so it is refused to every caller.
 """
@@ -174,9 +176,19 @@ MATRIX: dict[tuple[str, str], Route] = {
     ("GET", "/v1/games/{id}/events/stream"): Route(game("/events/stream?timeout=0"), SEAT_READ, credential="seat"),
     ("GET", "/v1/games/{id}/export"): Route(game("/export"), SEAT_READ, credential="seat"),
     ("GET", "/v1/games/{id}/transcript"): Route(game("/transcript"), SEAT_READ, credential="seat"),
+    # Anyone, no credential, once the game has finished (then all is public); the world's games run.
+    ("GET", "/v1/games/{id}/analysis"): Route(game("/analysis"), answers((409, "game_not_finished"))),
     ("POST", "/v1/verify"): Route(fixed("/v1/verify"), PUBLIC, body=upload),
+    # Anyone may ask; a key, though, must be one of the server's (it lifts the analysis quota).
+    ("POST", "/v1/games/{id}/analysis"): Route(
+        game("/analysis"), answers((409, "game_not_finished"), forged_key=(403, "invalid_api_key")),
+        mark=game_seq, credential="operator key"),
+    ("GET", "/v1/tournaments"): Route(fixed("/v1/tournaments?limit=5"), PUBLIC),
     ("GET", "/v1/tournaments/{tournament_id}"): Route(tournament(), PUBLIC),
     ("GET", "/v1/tournaments/{tournament_id}/standings"): Route(tournament("/standings"), PUBLIC),
+    # Everyone alike, once finished; the world's tournament still runs, so every caller gets the 409.
+    ("GET", "/v1/tournaments/{tournament_id}/export"): Route(tournament("/export"),
+                                                             answers((409, "tournament_not_finished"))),
     ("GET", "/v1/tournaments/{tournament_id}/events"): Route(tournament("/events"), PUBLIC),
     ("GET", "/v1/tournaments/{tournament_id}/events/stream"): Route(tournament("/events/stream?timeout=0"),
                                                                     PUBLIC),
@@ -191,6 +203,11 @@ MATRIX: dict[tuple[str, str], Route] = {
         fixed("/v1/tournaments"), OPERATOR_ONLY, credential="operator key",
         body=lambda client, world, caller: {"json": {"game": "scharfe-schoten", "players": 3, "rounds": 1,
                                                      "deals_per_table": 1, "participants": [{"kind": "bot"}] * 3}}),
+    ("POST", "/v1/games/bulk"): Route(
+        fixed("/v1/games/bulk"), OPERATOR_ONLY, mark=newest_game, credential="operator key",
+        body=lambda client, world, caller: {"json": {"games": [{**SCHOTEN, "seats": [{"kind": "human"}] * 3}]},
+                                            "headers": {"Idempotency-Key": f"matrix-{caller}-{world.game}"}}),
+    ("POST", "/v1/claims/{claim}"): Route(lambda world, caller: f"/v1/claims/{world.claims[caller]}", answers(201)),
     ("POST", "/v1/imports"): Route(fixed("/v1/imports"), OPERATOR_ONLY, body=upload, mark=newest_game,
                                    credential="operator key"),
     # Joining is open: whoever comes first holds the slot; each caller joins a slot of its own.
@@ -205,6 +222,20 @@ MATRIX: dict[tuple[str, str], Route] = {
         tournament("/participants/0/seat"), tournament_credential("participant", 201), mark=table_seq,
         credential="participant"),
     ("POST", "/v1/games/{id}/commands"): Route(game("/commands"), SEAT_WRITE, body=command, mark=game_seq, credential="seat"),
+    # The organizer's controls, last and in this order: each organizer's cell finds the state the one
+    # before left (paused, then resumed), and the abort ends the tournament.
+    ("POST", "/v1/tournaments/{tournament_id}/pause"): Route(
+        tournament("/pause"), tournament_credential("organizer", 200), mark=tournament_seq,
+        credential="organizer's token"),
+    ("POST", "/v1/tournaments/{tournament_id}/resume"): Route(
+        tournament("/resume"), tournament_credential("organizer", 200), mark=tournament_seq,
+        credential="organizer's token"),
+    ("POST", "/v1/tournaments/{tournament_id}/participants/{participant}/withdraw"): Route(
+        tournament("/participants/0/withdraw"), tournament_credential("organizer", 200), mark=tournament_seq,
+        credential="organizer's token"),
+    ("POST", "/v1/tournaments/{tournament_id}/abort"): Route(
+        tournament("/abort"), tournament_credential("organizer", 200), mark=tournament_seq,
+        credential="organizer's token", body=lambda client, world, caller: {"json": {"reason": "the matrix"}}),
 }
 
 
@@ -260,7 +291,8 @@ def ask(client, world: World, route_key: tuple[str, str], caller: str):
     method, _ = route_key
     route = MATRIX[route_key]
     extra = route.body(client, world, caller) if route.body else {}
-    response = client.open(route.path(world, caller), method=method, headers=world.headers(caller), **extra)
+    headers = {**world.headers(caller), **extra.pop("headers", {})}  # a route's own headers (Idempotency-Key)
+    response = client.open(route.path(world, caller), method=method, headers=headers, **extra)
     response.get_data()  # a stream (timeout=0) or an export: read it all, so its slot is given back
     response.close()
     code = None

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 # Which file holds each marked walkthrough block.
 WALKTHROUGHS = {"walkthrough": "README.md", "audit": "docs/audit.md", "deadlines": "docs/deadlines.md",
-                "tournament": "docs/tournaments.md"}
+                "tournament": "docs/tournaments.md", "bulk": "docs/tournaments.md"}
 
 
 def walkthrough(marker: str) -> str:
@@ -110,3 +110,14 @@ def test_tournament_walkthrough_plays_a_tournament_to_the_final_standings(server
     assert sorted(int(row.split(",")[1]) for row in rows) == list(range(8))
     assert all(row.split(",")[-1] == "2" for row in rows)  # everyone played both rounds
     assert re.fullmatch(r"[0-9a-f]{64}", seed)
+
+
+def test_bulk_walkthrough_pairs_a_round_that_waits_for_its_start(server):
+    block = walkthrough("bulk")
+    env = {**os.environ, "STICH": server["url"] + "/v1"}
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr + result.stdout
+    token, same, status, legal = result.stdout.strip().splitlines()[-4:]
+    assert len(token) > 20 and same == "the same batch"
+    assert status == "waiting" and json.loads(legal) == []  # start_at is a minute away: nobody acts yet

@@ -19,19 +19,10 @@ import pytest
 import redis
 import requests
 
+from soak.store_kills import children_of, command_line
 from stich.redis_server import free_port
 
 pytestmark = pytest.mark.slow
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            pass
-    return found
 
 
 def descendants(pid: int) -> list[int]:
@@ -39,13 +30,6 @@ def descendants(pid: int) -> list[int]:
     for child in children_of(pid):
         found += [child, *descendants(child)]
     return found
-
-
-def command_line(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
 
 
 def child_matching(serve_pid: int, pattern: str) -> int:

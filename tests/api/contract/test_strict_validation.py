@@ -362,6 +362,13 @@ def test_a_clocked_game_with_time_outs_and_a_seat_taken_again_conforms_strictly(
     monkeypatch.setattr("workers.deadline.time.time", lambda: now[0] / 1000)
     choose = {"scharfe-schoten": first_legal, "schafkopf": _schafkopf_player, "scharwenzel": _scharwenzel_choice}
     walk = Walk(request, client, game, players, rules, clock={"per_move_s": 2, "bank_s": 1, "abandon_after": 2})
+    # A pause (a tournament's organiser's, through the handler) and a resume: the paused views conform too.
+    handler.execute(walk.id, None, {"type": "pause"})
+    paused = check(client.get(walk.url), "/v1/games/{id}", "get", 200)
+    assert paused["paused"] is True and paused["to_act"] == []
+    check(client.get(f"{walk.url}/view", headers=walk.headers(0)), "/v1/games/{id}/view", "get", 200)
+    now[0] += 60_000
+    handler.execute(walk.id, None, {"type": "resume"})
     for _ in range(40):
         summary = check(client.get(walk.url), "/v1/games/{id}", "get", 200)
         seats = summary["clock"]["seats"]

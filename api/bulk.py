@@ -1,0 +1,265 @@
+"""Bulk pairing: up to ``MAX_GAMES`` games in one request, and the claim links that hand their seats out.
+
+``POST /v1/games/bulk`` (an operator's route where operator keys are configured) takes games as
+``POST /v1/games`` does, each human seat optionally naming the ``player`` the organiser chose, and an
+optional ``start_at``. Every human seat is taken at creation, so each game waits for nobody: it starts at
+once, or at ``start_at`` (the table's ``start``, sent by a sweeper: workers/start.py).
+
+**All or nothing, and a retry completes it.** Every game is validated (by the table's own create) before
+any is created. The ``Idempotency-Key`` (required) names a record holding a fingerprint of the request and a
+random secret; every game id, seat token and claim of the batch is an HMAC of that secret, so a retry after a
+failure midway (the store down, a process killed) derives the same ids and tokens, creates only what is
+missing (``create_with`` answers an existing id with its game) and answers exactly as the first attempt
+would have. The record lives ``IDEMPOTENCY_TTL_S``; the same key with another body is a 422.
+
+**Tokens or claims.** A human seat without a ``player`` gets its token in the answer. The seats of a named
+player get no token yet: the answer holds one claim per player, ``cl_`` and 192 bits, and the player redeems it
+once with ``POST /v1/claims/{claim}`` for the tokens of all its seats (fresh random ones, whose hashes are then
+recorded beside the seats as a taken seat's are). The claim is kept only as its SHA-256 hash, for
+``CLAIM_TTL_S`` after the games start.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from marshmallow import fields
+from marshmallow import validate as check
+
+from domain.clock import iso
+from domain.errors import InvalidSetup
+from domain.table import TableState, validate_start_at
+from workers.start import schedule_start
+
+from .auth import TOKEN_PREFIX, new_token, token_hash
+from .http import idempotency_key, json_body, limit_writes, quotas, runtime, validate
+from .problems import Problem
+from .quotas import API_KEY_HEADER, Footprint, game_footprint
+from .schemas import CreateGameSchema, SeatSchema, _Strict
+from .tournaments import creation_statuses
+
+bulk = Blueprint("bulk", __name__, url_prefix="/v1")
+
+MAX_GAMES = 64  # games per request: a league round of 256 players at four a table
+MAX_START_AHEAD_S = 30 * 24 * 3600  # start_at at most this far ahead
+IDEMPOTENCY_TTL_S = 24 * 3600  # how long a bulk's Idempotency-Key answers its first answer
+CLAIM_TTL_S = 7 * 24 * 3600  # how long after the games' start (or creation) a claim may be redeemed
+CLAIM_PREFIX = "cl_"
+PLAYER = r"^[A-Za-z0-9_.\-]{1,64}$"
+CLAIM = re.compile(r"cl_[A-Za-z0-9_\-]{32}")
+
+
+class BulkSeatSchema(SeatSchema):
+    player = fields.String(validate=check.Regexp(PLAYER, error="1..64 characters of A-Z a-z 0-9 _ . -"))
+
+
+class BulkGameSchema(CreateGameSchema):
+    seats = fields.List(fields.Nested(BulkSeatSchema), validate=check.Length(min=1, max=16))
+
+
+class BulkSchema(_Strict):
+    games = fields.List(fields.Nested(BulkGameSchema), required=True,
+                        validate=check.Length(min=1, max=MAX_GAMES,
+                                              error=f"between 1 and {MAX_GAMES} games in one request"))
+    start_at = fields.String()
+
+
+def derived(secret: bytes, label: str, size: int) -> bytes:
+    return hmac.new(secret, label.encode(), hashlib.sha256).digest()[:size]
+
+
+def urlsafe(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def game_id_of(secret: bytes, number: int) -> str:
+    return derived(secret, f"game:{number}", 8).hex()  # the shape of any game id (64 bits, hex)
+
+
+def seat_token_of(secret: bytes, game_id: str, seat: int) -> str:
+    return TOKEN_PREFIX + urlsafe(derived(secret, f"seat:{game_id}:{seat}", 24))
+
+
+def claim_of(secret: bytes, player: str) -> str:
+    return CLAIM_PREFIX + urlsafe(derived(secret, f"claim:{player}", 24))
+
+
+def _key(*parts: str) -> str:
+    return ":".join((runtime().store.prefix,) + parts)
+
+
+@bulk.post("/games/bulk")
+def create_games():
+    presented = request.headers.get(API_KEY_HEADER)
+    operator = quotas().require_key_to_create(presented, "bulk pairing")
+    limit_writes()
+    key = idempotency_key()
+    if key is None:
+        raise Problem(422, "validation_error", "bulk pairing needs an Idempotency-Key header: a retry with it "
+                      "completes and answers the same batch", errors={"Idempotency-Key": ["required"]})
+    body = validate(BulkSchema(), json_body())
+    start_ms = checked_start(body.get("start_at"))
+    games = body["games"]
+    check_games(games, start_ms)
+    footprints = [game_footprint(game.get("seats")) for game in games]
+    scope = hashlib.sha256((presented if operator else f"address:{request.remote_addr}").encode()).hexdigest()[:16]
+    record_key = _key("bulk", scope, hashlib.sha256(key.encode()).hexdigest())
+    fingerprint = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    redis = runtime().store.redis
+    record = _record(redis.get(record_key))
+    replayed = record is not None
+    if record is None:
+        if not operator:  # counted by its games: the rate, the active games, their search bots
+            quotas().check_create(request.remote_addr, creation_statuses,
+                                  Footprint(len(games), sum(f.search_ms for f in footprints)),
+                                  creations=len(games))
+        fresh = {"fingerprint": fingerprint, "secret": secrets.token_bytes(32).hex()}
+        if redis.set(record_key, json.dumps(fresh), nx=True, ex=IDEMPOTENCY_TTL_S):
+            record = fresh
+        else:  # a twin request recorded the key first: this one completes that batch
+            record, replayed = _record(redis.get(record_key)), True
+    if record is None or record["fingerprint"] != fingerprint:
+        raise Problem(422, "idempotency_key_reused", "this Idempotency-Key was used for another bulk request; "
+                      "use a new key for a new batch", errors={"Idempotency-Key": ["already used for another batch"]})
+    answer = create_batch(bytes.fromhex(record["secret"]), games, start_ms)
+    if not operator:
+        for game, footprint in zip(answer["games"], footprints):
+            quotas().created(request.remote_addr, game["id"], footprint)
+    response = runtime_json(answer, 201)
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _record(raw) -> dict | None:
+    return json.loads(raw) if raw is not None else None
+
+
+def runtime_json(body: dict, status: int):
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
+def checked_start(raw: str | None) -> int | None:
+    """``start_at`` in ms: a valid time, ahead of now and at most ``MAX_START_AHEAD_S`` ahead."""
+    if raw is None:
+        return None
+    try:
+        start_ms = validate_start_at(raw)
+    except InvalidSetup as exc:
+        raise Problem(422, "invalid_setup", str(exc), errors=exc.errors) from None
+    now_ms = time.time() * 1000
+    if start_ms <= now_ms:
+        raise Problem(422, "invalid_setup", f"start_at {raw} has passed; it is {iso(int(now_ms))} now",
+                      errors={"start_at": ["must be ahead of now"]})
+    if start_ms > now_ms + MAX_START_AHEAD_S * 1000:
+        raise Problem(422, "invalid_setup", f"start_at is at most {MAX_START_AHEAD_S // 86400} days ahead",
+                      errors={"start_at": [f"at most {MAX_START_AHEAD_S // 86400} days ahead"]})
+    return start_ms
+
+
+def plain_seats(game: dict) -> list[dict] | None:
+    """The seats as the table takes them (without the organiser's ``player``)."""
+    seats = game.get("seats")
+    return None if seats is None else [{k: v for k, v in seat.items() if k != "player"} for seat in seats]
+
+
+def check_games(games: list[dict], start_ms: int | None) -> None:
+    """Every game validated by the table's own create before any is created: 422 naming each bad field."""
+    table = runtime().handler.table
+    problems: dict[str, list[str]] = {}
+    start_at = iso(start_ms) if start_ms is not None else None
+    for number, game in enumerate(games):
+        try:
+            table.create(game["game"], game["players"], game.get("rules") or {}, plain_seats(game),
+                         game.get("preset_deals"), "0" * 64, game.get("limits"), game.get("clock"), start_at)
+        except InvalidSetup as exc:
+            problems.update({f"games[{number}].{field}": messages for field, messages in exc.errors.items()})
+            continue
+        players = [seat["player"] for seat in game.get("seats") or () if seat.get("player")]
+        for player in sorted({p for p in players if players.count(p) > 1}):
+            problems.setdefault(f"games[{number}].seats", []).append(f"player {player!r} has one seat a game")
+    if problems:
+        raise Problem(422, "invalid_setup", f"{len(problems)} problems in the batch; nothing was created",
+                      errors=problems)
+
+
+def create_batch(secret: bytes, games: list[dict], start_ms: int | None) -> dict:
+    """Create every game of the batch that does not exist yet, under its derived id; the answer."""
+    rt = runtime()
+    table, handler = rt.handler.table, rt.handler
+    start_at = iso(start_ms) if start_ms is not None else None
+    out, claimed = [], {}
+    for number, game in enumerate(games):
+        game_id = game_id_of(secret, number)
+        seats = game.get("seats") or [{"kind": "human"}] * game["players"]
+        listed = []
+        for seat, spec in enumerate(seats):
+            entry: dict[str, Any] = {"seat": seat, "kind": spec["kind"]}
+            if spec["kind"] == "bot":
+                entry["bot"] = spec.get("bot", "random")
+            elif spec.get("player"):
+                entry["player"] = spec["player"]
+                claimed.setdefault(spec["player"], []).append([game_id, seat])
+            else:
+                entry["token"] = seat_token_of(secret, game_id, seat)
+                # Before the game exists, so no moment has the seat taken and its token unknown (HSETNX:
+                # a retry finds the same hash there).
+                rt.store.save_seat_credential(game_id, seat, token_hash(entry["token"]))
+            listed.append(entry)
+
+        def build(commitment, game=game):
+            events = table.create(game["game"], game["players"], game.get("rules") or {}, plain_seats(game),
+                                  game.get("preset_deals"), commitment, game.get("limits"), game.get("clock"),
+                                  start_at)
+            state = table.fold(TableState(), events)
+            for seat in range(state.players):  # every human seat taken now: the game waits for nobody
+                if not state.seats[seat].taken:
+                    taken = table.decide(state, None, {"type": "take_seat", "seat": seat})
+                    events, state = events + taken, table.fold(state, taken)
+            return events
+
+        handler.create_with(build, game_id=game_id)
+        if start_ms is not None:
+            schedule_start(rt.schedule, game_id, start_ms)
+        out.append({"id": game_id, "url": f"/v1/games/{game_id}", "seats": listed})
+    claims = []
+    horizon = max(start_ms or 0, int(time.time() * 1000)) / 1000 - time.time() + CLAIM_TTL_S
+    for player, seats in claimed.items():
+        claim = claim_of(secret, player)
+        rt.store.redis.set(_key("claim", token_hash(claim)), json.dumps({"player": player, "seats": seats}),
+                           ex=max(1, int(horizon)))
+        claims.append({"player": player, "claim": claim, "url": f"/v1/claims/{claim}",
+                       "seats": [{"game_id": g, "seat": s} for g, s in seats]})
+    answer: dict[str, Any] = {"games": out, "claims": claims, "start_at": start_at}
+    return answer
+
+
+@bulk.post("/claims/<claim>")
+def redeem_claim(claim: str):
+    """A player's claim, once: a fresh token for each of its seats."""
+    limit_writes()
+    rt = runtime()
+    raw = rt.store.redis.get(_key("claim", token_hash(claim))) if CLAIM.fullmatch(claim) else None
+    if raw is None:
+        raise Problem(404, "unknown_claim", "no such claim: the claim link is the credential here, as the "
+                      "organiser handed it out; it may have expired")
+    record = json.loads(raw)
+    seats = []
+    for game_id, seat in record["seats"]:
+        token = new_token()
+        # HSETNX: only the first redemption records a hash, so the claim gives each seat's token once.
+        if rt.store.save_seat_credential(game_id, seat, token_hash(token)):
+            seats.append({"game_id": game_id, "seat": seat, "token": token, "url": f"/v1/games/{game_id}"})
+    if not seats:
+        raise Problem(410, "claim_redeemed", "this claim was redeemed already: the claim link gives its seats' "
+                      "tokens once; ask the organiser if you lost them")
+    return runtime_json({"player": record["player"], "seats": seats}, 201)

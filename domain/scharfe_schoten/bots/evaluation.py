@@ -1,0 +1,42 @@
+"""The search's expected value of each move a seat could make: what the analysis of a finished
+game (``domain/bots/analysis.py``) compares the move made with.
+
+The ``search`` bot's own machinery: sampled states (``determinize``) consistent with what the
+seat knows, each move then the rest of the round played out by the heuristic at every seat
+(``search.playout``), scored as the seat's points of the round. Predictions, cards and takes are
+judged; the heuristic's best ``WIDTH`` moves and the move made are played out, all on the same
+samples.
+"""
+from __future__ import annotations
+
+from ..simulator import from_state
+from . import heuristic
+from .determinize import Determinizer
+from .search import SEARCHED_PHASES, playout
+from .situation import from_decision
+
+# Least loss in the seat's points of the round for each mark.
+THRESHOLDS = {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 4.0}
+WIDTH = 6  # moves played out besides the one made: the heuristic's best few
+
+
+def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | None:
+    """(command, expected value) for the heuristic's best ``WIDTH`` moves and ``played``; None
+    when the phase is not one the search plays out. At most ``playouts`` playouts, at least one
+    sample."""
+    legal = decision.legal
+    phase = decision.view["game_state"]["phase"]
+    if len(legal) < 2 or phase not in SEARCHED_PHASES or played not in legal:
+        return None
+    kept = heuristic.ranked(from_decision(decision), phase, legal)[:WIDTH]
+    if played not in kept:
+        kept.append(played)
+    sampler = Determinizer(decision)
+    totals = [0.0] * len(kept)
+    rounds = 0
+    while rounds == 0 or (rounds + 1) * len(kept) <= playouts:
+        state = from_state(sampler.sample(decision.rng).inner)
+        for i, command in enumerate(kept):
+            totals[i] += playout(state, decision.seat, command)
+        rounds += 1
+    return [(command, total / rounds) for command, total in zip(kept, totals)]

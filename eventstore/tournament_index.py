@@ -1,0 +1,45 @@
+"""The public list of tournaments: the game list's mechanism (``index.py``) over tournaments' streams.
+
+Kept in the tournaments' key space (``<prefix>:tournaments:games`` and its
+sorted sets), so a tournament never shows in the game list nor a game here,
+and paged the same way: newest first, one ``ZREVRANGEBYLEX`` from an opaque
+cursor, filtered by status, game or both.
+"""
+from __future__ import annotations
+
+import re
+
+from .codec import StoredEvent
+from .handler import Loaded
+from .index import GameIndex
+
+STATUSES = ("waiting", "active", "finished")
+# Which of a tournament's events change what its entry shows.
+RELEVANT = {"TournamentCreated", "ParticipantJoined", "TournamentStarted", "RoundDrawn", "RoundFinished",
+            "TournamentPaused", "TournamentResumed", "TournamentAborted", "SeedRevealed"}
+
+
+class TournamentIndex(GameIndex):
+    pattern = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|t[0-9a-f]{15}")
+
+    def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
+        """Listener of the tournaments' handler: keep the entry current."""
+        if not any(e.type in RELEVANT for e in appended):
+            return
+        state = loaded.state
+        created = appended[0].at if appended[0].seq == 1 else None
+        before = self.get(loaded.game_id)
+        entry = dict(before or {"id": loaded.game_id, "created_at": created})
+        config = state.config
+        entry.update({
+            "name": config["name"],
+            "game": config["game"],
+            "players": config["players"],
+            "participants": len(config["participants"]),
+            "rounds": config["rounds"],
+            "round": len(state.rounds),
+            "status": state.status,
+            "paused": bool(getattr(state, "paused", False)),
+            "updated_at": appended[-1].at,
+        })
+        self._store(entry, before)
