@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 
 import pytest
 
@@ -28,7 +29,15 @@ def _text_body(ctx, response):
 def app(redis_url):
     from api import create_app
 
-    return create_app(redis_url, bots="inline")
+    # The fuzzer asks for analyses of finished games, which run inline here: a small budget keeps
+    # each to a fraction of a second (the answer's shape is what the contract tests check).
+    before = os.environ.get("STICH_ANALYSIS_PLAYOUTS")
+    os.environ["STICH_ANALYSIS_PLAYOUTS"] = "4"
+    yield create_app(redis_url, bots="inline")
+    if before is None:
+        os.environ.pop("STICH_ANALYSIS_PLAYOUTS", None)
+    else:
+        os.environ["STICH_ANALYSIS_PLAYOUTS"] = before
 
 
 @pytest.fixture(scope="package")
