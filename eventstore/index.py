@@ -76,23 +76,27 @@ class GameIndex:
     def member(entry: dict) -> str:
         return f"{entry.get('created_at') or '0000-00-00T00:00:00.000Z'}|{entry['id']}"
 
+    # The events that change what an entry shows (a subclass lists another stream's).
+    relevant = frozenset({"GameCreated", "SeatTaken", "GameStarted", "SeedRevealed"})
+
     def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
-        """Listener: keep the entry current when the status or seats change."""
-        relevant = {"GameCreated", "SeatTaken", "GameStarted", "SeedRevealed"}
-        if not any(e.type in relevant for e in appended):
+        """Listener: keep the entry current when what it shows changes."""
+        if not any(e.type in self.relevant for e in appended):
             return
-        state = loaded.state
         created = appended[0].at if appended[0].seq == 1 else None
         before = self.get(loaded.game_id)
         entry = dict(before or {"id": loaded.game_id, "created_at": created})
-        entry.update({
+        entry.update(self.fields(loaded.state), updated_at=appended[-1].at)
+        self._store(entry, before)
+
+    def fields(self, state) -> dict:
+        """What the entry shows of ``state`` (its ``status`` and ``game`` also order the lists)."""
+        return {
             "game": state.game.name,
             "players": state.players,
             "status": state.status,
             "open_seats": [i for i, s in enumerate(state.seats) if not s.taken],
-            "updated_at": appended[-1].at,
-        })
-        self._store(entry, before)
+        }
 
     def _store(self, entry: dict, before: dict | None) -> None:
         member = self.member(entry)

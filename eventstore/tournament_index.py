@@ -9,29 +9,21 @@ from __future__ import annotations
 
 import re
 
-from .codec import StoredEvent
-from .handler import Loaded
 from .index import GameIndex
 
 STATUSES = ("waiting", "active", "finished")
 # Which of a tournament's events change what its entry shows.
-RELEVANT = {"TournamentCreated", "ParticipantJoined", "TournamentStarted", "RoundDrawn", "RoundFinished",
-            "TournamentPaused", "TournamentResumed", "TournamentAborted", "SeedRevealed"}
+RELEVANT = frozenset({"TournamentCreated", "ParticipantJoined", "TournamentStarted", "RoundDrawn",
+                      "RoundFinished", "TournamentPaused", "TournamentResumed", "TournamentAborted", "SeedRevealed"})
 
 
 class TournamentIndex(GameIndex):
     pattern = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|t[0-9a-f]{15}")
+    relevant = RELEVANT
 
-    def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
-        """Listener of the tournaments' handler: keep the entry current."""
-        if not any(e.type in RELEVANT for e in appended):
-            return
-        state = loaded.state
-        created = appended[0].at if appended[0].seq == 1 else None
-        before = self.get(loaded.game_id)
-        entry = dict(before or {"id": loaded.game_id, "created_at": created})
+    def fields(self, state) -> dict:
         config = state.config
-        entry.update({
+        return {
             "name": config["name"],
             "game": config["game"],
             "players": config["players"],
@@ -40,6 +32,4 @@ class TournamentIndex(GameIndex):
             "round": len(state.rounds),
             "status": state.status,
             "paused": bool(getattr(state, "paused", False)),
-            "updated_at": appended[-1].at,
-        })
-        self._store(entry, before)
+        }

@@ -28,16 +28,23 @@ def walkthrough(marker: str) -> str:
     assert found, f"{path} has no <!-- {marker} --> block"
     return found.group(1)
 
+
+def run_walkthrough(marker: str, server, timeout: float, **options) -> list[str]:
+    """Run the block marked ``marker`` against ``server`` (STICH set to its API); its output's lines.
+    ``options``: more of ``subprocess.run``'s (``cwd``), and ``path`` to put in front of PATH."""
+    env = {**os.environ, "STICH": server["url"] + "/v1"}
+    if "path" in options:
+        env["PATH"] = f"{options.pop('path')}{os.pathsep}{os.environ.get('PATH', '')}"
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", walkthrough(marker)], env=env, capture_output=True,
+                            text=True, timeout=timeout, **options)
+    assert result.returncode == 0, result.stderr + result.stdout
+    return result.stdout.strip().splitlines()
+
 pytestmark = pytest.mark.e2e
 
 
 def test_walkthrough_plays_a_game_to_the_final_scores(server):
-    block = walkthrough("walkthrough")
-    env = {**os.environ, "STICH": server["url"] + "/v1"}
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
-                            text=True, timeout=240)
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.strip().splitlines()
+    lines = run_walkthrough("walkthrough", server, 240)
     scores, seed = json.loads(lines[-2]), lines[-1]  # the walkthrough prints JSON, and strings as they are
     assert len(scores["totals"]) == 3 and sorted(scores["ranking"])[0] == 1
     assert json.loads(lines[0]) and all(command["type"] for command in json.loads(lines[0]))  # step 3's legal
@@ -48,14 +55,8 @@ def test_walkthrough_plays_a_game_to_the_final_scores(server):
 
 
 def test_audit_walkthrough_verifies_a_game_and_catches_a_forged_card(server, tmp_path):
-    block = walkthrough("audit")
     # `stich` from this interpreter's environment, even when the venv is not activated
-    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    env = {**os.environ, "STICH": server["url"] + "/v1", "PATH": path}
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
-                            text=True, timeout=240, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr + result.stdout
-    out = result.stdout
+    out = "\n".join(run_walkthrough("audit", server, 240, cwd=tmp_path, path=Path(sys.executable).parent))
     assert out.count("VERIFIED") == 2 and "NOT VERIFIED" in out  # the real game, then the forged one
     assert "FAIL  event 7: (HandsDealt)" in out, out
     assert "not verified, as it should be" in out
@@ -65,12 +66,7 @@ def test_audit_walkthrough_verifies_a_game_and_catches_a_forged_card(server, tmp
 
 
 def test_deadlines_walkthrough_times_out_a_silent_seat(server):
-    block = walkthrough("deadlines")
-    env = {**os.environ, "STICH": server["url"] + "/v1"}
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
-                            text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    deadline, timed_out, seat = result.stdout.strip().splitlines()[-3:]
+    deadline, timed_out, seat = run_walkthrough("deadlines", server, 120)[-3:]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", deadline), deadline
     first = json.loads(timed_out)
     assert first["seat"] == 0 and first["timeouts"] == 1 and first["abandoned"] is True and first["move"]["type"]
@@ -97,12 +93,7 @@ def test_every_marked_block_is_found_where_it_lives():
 
 
 def test_tournament_walkthrough_plays_a_tournament_to_the_final_standings(server):
-    block = walkthrough("tournament")
-    env = {**os.environ, "STICH": server["url"] + "/v1"}
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
-                            text=True, timeout=240)
-    assert result.returncode == 0, result.stderr + result.stdout
-    lines = result.stdout.strip().splitlines()
+    lines = run_walkthrough("tournament", server, 240)
     assert lines[0] == "active"
     header, *rows, seed = lines[1:]
     assert header == "place,participant,kind,bot,points,results,wins,best_round,rounds_played"
@@ -113,11 +104,6 @@ def test_tournament_walkthrough_plays_a_tournament_to_the_final_standings(server
 
 
 def test_bulk_walkthrough_pairs_a_round_that_waits_for_its_start(server):
-    block = walkthrough("bulk")
-    env = {**os.environ, "STICH": server["url"] + "/v1"}
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], env=env, capture_output=True,
-                            text=True, timeout=120)
-    assert result.returncode == 0, result.stderr + result.stdout
-    token, same, status, legal = result.stdout.strip().splitlines()[-4:]
+    token, same, status, legal = run_walkthrough("bulk", server, 120)[-4:]
     assert len(token) > 20 and same == "the same batch"
     assert status == "waiting" and json.loads(legal) == []  # start_at is a minute away: nobody acts yet
