@@ -61,7 +61,9 @@ def serve(args: argparse.Namespace) -> int:
                   for number in range(interactive)]
     processes.append(process("the HTTP server", gunicorn_argv("api.wsgi:app", args.host, args.port,
                                                               args.http_workers, args.connections), env,
-                             cwd=PACKAGE_ROOT))  # see gunicorn_argv
+                             # If stich serve itself is killed, gunicorn's quick shutdown (SIGQUIT): a graceful
+                             # one waits up to its timeout for open streams, with the port still held.
+                             cwd=PACKAGE_ROOT, death_signal=signal.SIGQUIT))  # cwd: see gunicorn_argv
     supervisor = Supervisor(children + processes)
     url = f"http://{args.host}:{args.port}"
     signal.signal(signal.SIGTERM, _interrupt)
