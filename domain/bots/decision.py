@@ -34,7 +34,8 @@ class Decision:
     history: tuple[Mapping[str, Any], ...]  # every event so far as this seat's feed shows it (see seat_history)
     rng: random.Random = field(compare=False)
     out_of_time: Callable[[], bool] = field(compare=False, default=lambda: False)
-    budget_ms: int = 150
+    budget_ms: int = 150  # the wall-clock safety net behind ``out_of_time``
+    playouts: int | None = None  # a search bot's budget: playouts (or simulator steps) a decision; None: its game's default
 
     @property
     def legal(self) -> list[dict]:
@@ -96,14 +97,14 @@ class SeatHistories:
 
 def decision_for(table: Table, state: TableState, events: Iterable[Event] | None, seat: int, rng: random.Random,
                  out_of_time: Callable[[], bool] = lambda: False, budget_ms: int = 150,
-                 history: tuple[dict, ...] | None = None) -> Decision:
+                 history: tuple[dict, ...] | None = None, playouts: int | None = None) -> Decision:
     """The decision ``seat`` faces in ``state`` (the fold of ``events``). ``history``: the seat's
     history of those events, already built (``SeatHistories``); then ``events`` is not read."""
     if history is None:
         history = seat_history(events or (), seat)
     return Decision(game=state.game.name, seat=seat, players=state.players, rules=dict(state.setup.rules),
                     view=table.view(state, seat), history=history, rng=rng,
-                    out_of_time=out_of_time, budget_ms=budget_ms)
+                    out_of_time=out_of_time, budget_ms=budget_ms, playouts=playouts)
 
 
 Policy = Callable[[Decision], dict]
