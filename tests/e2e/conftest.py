@@ -1,7 +1,9 @@
-"""A real `stich serve` (private Redis, worker, gunicorn) shared by the e2e tests."""
+"""A real `stich serve` (private Redis, worker, gunicorn) shared by the e2e tests, and one headless
+Chromium shared by the browser tests of /play (test_play_*_browser.py)."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -37,3 +39,45 @@ def server(tmp_path_factory):
         process.kill()
 
 
+
+
+# Debian's packages (the README's install line); elsewhere whatever the PATH or these variables name.
+CHROMIUM = os.environ.get("STICH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = os.environ.get("STICH_CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+def _missing() -> str | None:
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.access(path, os.X_OK)]
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        missing.append("the selenium package")
+    return ", ".join(missing) or None
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """Headless Chromium through chromedriver; without them the tests skip, saying why, unless
+    STICH_REQUIRE_BROWSER=1 (CI) makes that a failure. Each test leaves the emulated width and
+    media as it found them."""
+    missing = _missing()
+    if missing:
+        if os.environ.get("STICH_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"STICH_REQUIRE_BROWSER=1 but {missing} is missing (apt-get install chromium chromium-driver)")
+        pytest.skip(f"no browser for the /play tests: {missing} missing (apt-get install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    # Without the background-networking switches Chromium waits on services a closed network never answers.
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--window-size=1280,1100",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()

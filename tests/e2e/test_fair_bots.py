@@ -18,7 +18,7 @@ from bench.http_client import Client
 from bench.measure import bot_latency
 from stich.redis_server import free_port
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.serial]  # a ratio to an idle figure
 
 LOAD_ADDRESS = "10.9.8.7"  # the busy client, told apart from the measuring one by X-Forwarded-For
 SAMPLES = 60

@@ -93,6 +93,7 @@ def timed_health_checks(server, count: int) -> list[float]:
     return took
 
 
+@pytest.mark.serial  # health checks under 2 s
 def test_slow_clients_streams_and_long_polls_do_not_stall_anyone(server):
     """100 connections trickling their headers, 150 open SSE streams and 150 long polls
     (far more than a thread-per-request server has threads): health checks still answer at once."""
@@ -199,6 +200,7 @@ def worst_upload():
     return long_export(31_500).encode()
 
 
+@pytest.mark.serial  # a health p99 under 100 ms
 @pytest.mark.parametrize("kind", ["longest-game", "empty-objects"])
 def test_two_uploads_at_once_keep_health_checks_fast(server, worst_upload, kind):
     """Two connections upload the worst body at once; a third client's health checks stay fast,

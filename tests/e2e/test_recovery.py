@@ -21,7 +21,7 @@ from soak.store_kills import Serve, children_of, command_line
 
 from .test_supervision import descendants, healthy_within
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.serial]  # recoveries within 10 and 15 s
 
 WORKER = "stich.cli worker"
 

@@ -124,6 +124,7 @@ def stored(url: str, game_id: str) -> dict[int, str]:
     return {e["seq"]: e["type"] for e in events}
 
 
+@pytest.mark.serial  # healthy within 10 s of each kill
 def test_every_child_is_restarted_and_no_acknowledged_move_is_lost(serve):
     url, serve_pid = serve["url"], serve["process"].pid
     health = requests.get(url + "/v1/health", timeout=5).json()

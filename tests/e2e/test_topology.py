@@ -13,7 +13,7 @@ import pytest
 
 from soak import topology
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.serial]  # failovers within timeouts
 
 
 def test_games_through_nginx_survive_a_killed_api_a_rolling_restart_and_a_drained_worker():

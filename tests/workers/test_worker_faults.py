@@ -31,6 +31,7 @@ def predictions_by(store, game_id, seat):
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # re-driven within 10 s
 def test_worker_killed_mid_turn_the_turn_is_redriven_once(redis_url):
     """Only the bot is due and nobody else moves, so no later append can queue the
     turn again: the sweeper alone must notice the lost job."""
