@@ -7,6 +7,7 @@ import time
 
 import redis
 from flask import Flask, g, request
+from flask.sessions import NullSession, SessionInterface
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -35,6 +36,44 @@ class AsciiInteger(IntegerConverter):
     regex = r"[0-9]{1,9}"
 
 
+class NoSessions(SessionInterface):
+    """This API keeps no sessions (a token in a header is its only credential). Flask's default
+    interface still looks for a session cookie and makes a new null session on every request;
+    this one shares one null session, which refuses every change as Flask's does."""
+
+    null = NullSession()
+
+    def open_session(self, app, request):
+        return self.null
+
+    def is_null_session(self, obj) -> bool:
+        return True
+
+    def save_session(self, app, session, response) -> None:
+        return None
+
+
+class LeanFlask(Flask):
+    """Flask, less per-request work that serves no answer of ours: no sessions (``NoSessions``),
+    and each function's ``ensure_sync`` check made once, not on every call of every hook and view
+    (it asks ``inspect`` whether the function is a coroutine each time)."""
+
+    SYNC_CHECKS = 4096  # views, hooks and error handlers: a bounded set
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.session_interface = NoSessions()
+        self._sync_checked: dict = {}
+
+    def ensure_sync(self, func):
+        found = self._sync_checked.get(func)
+        if found is None:
+            found = super().ensure_sync(func)
+            if len(self._sync_checked) < self.SYNC_CHECKS:
+                self._sync_checked[func] = found
+        return found
+
+
 def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | None = None,
                max_body_bytes: int = 64 * 1024, limits: Limits | None = None,
                max_watched_games: int | None = None, quotas: Quotas | None = None,
@@ -49,7 +88,7 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     redis_url = redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
         raise RuntimeError("create_app needs a Redis URL (REDIS_URL); `stich serve` starts a private one")
-    app = Flask("stich", static_folder=None)  # no /static route: every route is in openapi.yaml
+    app = LeanFlask("stich", static_folder=None)  # no /static route: every route is in openapi.yaml
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes + 1  # one byte past the limit tells a chunked body is too large
     app.json.sort_keys = False
     app.url_map.converters["int"] = AsciiInteger
@@ -86,20 +125,26 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     app.register_blueprint(exports)
     app.register_blueprint(analysis)
     install_tournaments(app, redis_url, max_watched)
-    app.before_request(refuse_unknown_query)
     embargo = app.extensions["stich.embargo"] = Embargo()
-    app.before_request(embargo.check)  # a duplicate round's tables: only their seats read them while it runs
-    request_log.install(app)
-
     counted = LabelledChildren()
 
+    # One hook before and one after every request, not five: each hook Flask calls costs it a lookup
+    # per blueprint and an ``ensure_sync``, more than most of the hooks' own work.
+    @app.before_request
+    def _before() -> None:
+        request_log.start(request.environ)  # first: an answer refused by the checks below carries its id too
+        refuse_unknown_query()
+        embargo.check()  # a duplicate round's tables: only their seats read them while it runs
+
     @app.after_request
-    def _count(response):
-        counted.get(REQUESTS, request_log.route(), request.method, str(response.status_code)).inc()
-        if request.endpoint == "games.post_command" and response.status_code == 200 and "game" in g:
+    def _after(response):
+        rule = request_log.route()
+        status = response.status_code
+        counted.get(REQUESTS, rule, request.method, str(status)).inc()
+        if status == 200 and request.endpoint == "games.post_command" and "game" in g:
             counted.get(COMMAND_SECONDS, g.game).observe(time.perf_counter() - g.started)
             counted.get(MOVES, g.game).inc()
-        return response
+        return request_log.finish(response, rule)
 
     @app.errorhandler(Problem)
     def _problem(exc: Problem):

@@ -24,7 +24,7 @@ from domain.table import Table, TableState
 
 from . import snapshot
 from .codec import StoredEvent, decode, encode
-from .store import Counters, EventStore, Span
+from .store import Counters, DueChange, EventStore, Span
 
 MAX_RETRIES = 8
 CHECKPOINT_EVERY = 64  # past states kept per game for ``load_at``: any past moment folds at most this many events
@@ -111,6 +111,10 @@ def utc_now() -> str:
 
 
 Listener = Callable[[Loaded, list[StoredEvent]], None]
+# A listener that keeps the due-time index (workers/sweeper.py, workers/deadline.py) also has
+# ``stage(loaded, previous_seq) -> DueChange | None``: what its call would write for the game
+# moving from ``previous_seq`` to ``loaded`` (whose ``head`` is not known yet). A command's append
+# then makes that change in its own script, one round trip in all, and the listener is not called.
 
 
 class CommandHandler:
@@ -321,14 +325,15 @@ class CommandHandler:
             system, state = self._system_events(state, seed_hex, at)
             batch += system
             payloads = self._encode(batch, loaded, seed_hex, at)
+            due = self._stage(Loaded(game_id, state, loaded.seq + len(payloads)), loaded.seq)
             result = self.store.append(game_id, payloads, expected_seq=loaded.seq, idempotency_key=idem,
-                                       fingerprint=digest, counters=counters)
+                                       fingerprint=digest, counters=counters, due=due or ())
             if result.status == "limited":
                 raise WriteLimited(counters)
             if result.status == "duplicate":
                 return self._replay_answer(game_id, Span(result.first_seq, result.last_seq, result.fingerprint), digest)
             if result.ok:
-                return self._after_append(game_id, loaded, result.first_seq, payloads, state)
+                return self._after_append(game_id, loaded, result.first_seq, payloads, state, staged=due is not None)
             loaded, fresh = self.load(game_id), True  # someone else moved first: fold their events, decide again
         raise Contention(f"game {game_id} is too busy; retry")
 
@@ -381,8 +386,20 @@ class CommandHandler:
             out += [(e, "system") for e in events]
         return out, state
 
+    def _stage(self, after: Loaded, previous_seq: int) -> list[DueChange] | None:
+        """The due-time index changes the staging listeners would write after this append, for the
+        append's own script; None where the store cannot take them (a Redis Cluster)."""
+        if not self.store.takes_due_changes:
+            return None
+        staged = (stage(after, previous_seq) for stage in self._stagers)
+        return [change for change in staged if change is not None]
+
+    @property
+    def _stagers(self) -> list:
+        return [listener.stage for listener in self.listeners if hasattr(listener, "stage")]
+
     def _after_append(self, game_id: str, before: Loaded, first_seq: int, payloads: list[str],
-                      after: TableState | None = None) -> Outcome:
+                      after: TableState | None = None, staged: bool = False) -> Outcome:
         # The appended events are exactly our payloads at first_seq..: decode them
         # here instead of reading them back (one round trip less per move). ``after``
         # is the state the decision already folded them into: not folded twice.
@@ -393,6 +410,8 @@ class CommandHandler:
         if loaded.seq // self.snapshot_every > before.seq // self.snapshot_every:
             self.store.save_snapshot(game_id, snapshot.dump(loaded.seq, loaded.state, loaded.head))
         for listener in self.listeners:
+            if staged and hasattr(listener, "stage"):
+                continue  # its change was made by the append's script
             listener(loaded, mine)
         return Outcome(game_id, mine, loaded)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import redis
 
 from .keys import due_key
+from .store import DueChange
 
 # A bot is to act; a human seat's clock runs (workers/deadline.py); a tournament's driver; a set start
 # (workers/start.py: a game created with start_at, seq 0, scored with that time).
@@ -75,13 +76,24 @@ class Schedule:
     def advance(self, kind: str, game_id: str, previous_seq: int, seq: int, due_at: float | None) -> None:
         """The game moved from ``previous_seq`` to ``seq``: the entry of the old seq goes,
         and one for the new seq is written if something is due (``due_at``: when it is overdue)."""
+        self.write(self.change(kind, game_id, previous_seq, seq, due_at))
+
+    def change(self, kind: str, game_id: str, previous_seq: int, seq: int,
+               due_at: float | None) -> DueChange | None:
+        """What ``advance`` writes, for an append to make in its own script (None: nothing to write)."""
         if previous_seq <= 0 and due_at is None:
+            return None
+        return DueChange(self.key, Entry(kind, game_id, previous_seq).member if previous_seq > 0 else None,
+                         Entry(kind, game_id, seq).member if due_at is not None else None, due_at)
+
+    def write(self, change: DueChange | None) -> None:
+        if change is None:
             return
         pipe = self.redis.pipeline(transaction=False)
-        if previous_seq > 0:
-            pipe.zrem(self.key, Entry(kind, game_id, previous_seq).member)
-        if due_at is not None:
-            pipe.zadd(self.key, {Entry(kind, game_id, seq).member: due_at})
+        if change.remove is not None:
+            pipe.zrem(self.key, change.remove)
+        if change.add is not None:
+            pipe.zadd(self.key, {change.add: change.due_at})
         pipe.execute()
 
     def add(self, entry: Entry, due_at: float) -> bool:

@@ -20,16 +20,23 @@ from redis.cluster import RedisCluster
 from .codec import StoredEvent, decode
 from .keys import GameKeys
 
-# KEYS: the events, the idempotency keys, then the counters (``Counters``) counted with this write.
-# ARGV: expected seq, idempotency key, fingerprint, the counters' expiry, their limits (one each), payloads.
+# KEYS: the events, the idempotency keys, the due-time index (only with due changes, see ``DueChange``),
+# then the counters (``Counters``) counted with this write.
+# ARGV: expected seq, idempotency key, fingerprint, the counters' expiry, how many counters, how many due
+# changes, the counters' limits (one each), the due changes (member to remove, member to add, its score;
+# '' for none), payloads.
 APPEND_SCRIPT = """
+local nc = tonumber(ARGV[5])
+local nd = tonumber(ARGV[6])
+local ck = 2
+if nd > 0 then ck = 3 end
 local counted = {}
 local over = false
-for i = 3, #KEYS do
-  local count = redis.call('INCR', KEYS[i])
-  redis.call('EXPIRE', KEYS[i], ARGV[4])
-  counted[#counted + 1] = count
-  if count > tonumber(ARGV[2 + i]) then over = true end
+for i = 1, nc do
+  local count = redis.call('INCR', KEYS[ck + i])
+  redis.call('EXPIRE', KEYS[ck + i], ARGV[4])
+  counted[i] = count
+  if count > tonumber(ARGV[6 + i]) then over = true end
 end
 local current = redis.call('XLEN', KEYS[1])
 if over then return {'limited', '', current, unpack(counted)} end
@@ -41,15 +48,35 @@ local expected = tonumber(ARGV[1])
 if expected >= 0 and expected ~= current then
   return {'conflict', '', current, unpack(counted)}
 end
-local first = 4 + #KEYS - 2
+local due = 6 + nc
+local first = due + 3 * nd
 local n = #ARGV - first
 for i = 1, n do
   redis.call('XADD', KEYS[1], '0-' .. (current + i), 'e', ARGV[first + i])
 end
 local result = (current + 1) .. ':' .. (current + n) .. ':' .. ARGV[3]
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], result) end
+for j = 0, nd - 1 do
+  local at = due + 3 * j
+  if ARGV[at + 1] ~= '' then redis.call('ZREM', KEYS[3], ARGV[at + 1]) end
+  if ARGV[at + 2] ~= '' then redis.call('ZADD', KEYS[3], ARGV[at + 3], ARGV[at + 2]) end
+end
 return {'ok', result, current + n, unpack(counted)}
 """
+
+
+@dataclass(frozen=True)
+class DueChange:
+    """A change of the due-time index (``eventstore/schedule.py``) that goes with an append: the entry
+    ``remove`` goes and ``add`` is written with score ``due_at``. Made in the append's own script, it
+    costs no round trip of its own, lands only if the events do, and before anything the append's
+    listeners do (a bot turn's entry exists before its job). A Redis Cluster keeps the index in
+    another slot than the game's keys: there the schedule writes it after the append, as before."""
+
+    key: str
+    remove: str | None
+    add: str | None
+    due_at: float | None = None
 
 
 @dataclass
@@ -109,26 +136,41 @@ class EventStore:
         self._append = client.register_script(APPEND_SCRIPT)
         self.cluster = isinstance(client, RedisCluster)
 
+    @property
+    def takes_due_changes(self) -> bool:
+        """Whether ``append`` can write due-time index changes in its own script (not across cluster slots)."""
+        return not self.cluster
+
     def keys(self, game_id: str) -> GameKeys:
         return GameKeys(game_id, self.prefix)
 
     def append(self, game_id: str, payloads: Iterable[str], expected_seq: int | None,
                idempotency_key: str | None = None, fingerprint: str = "",
-               counters: Counters | None = None) -> AppendResult:
+               counters: Counters | None = None, due: Iterable[DueChange] = ()) -> AppendResult:
         """Append encoded events atomically. ``expected_seq=None`` appends at any seq.
         ``fingerprint`` (no colons) is stored with the idempotency key. ``counters``, unless
-        counted already, are counted first, in the same script (status ``limited`` past a limit)."""
+        counted already, are counted first, in the same script (status ``limited`` past a limit).
+        ``due``: changes of the due-time index made if (and only if) the events are appended; not
+        on a Redis Cluster (``takes_due_changes``)."""
         keys = self.keys(game_id)
         payloads = list(payloads)
         if not payloads:
             raise ValueError("nothing to append")
         expected = -1 if expected_seq is None else int(expected_seq)
         counting = counters if counters is not None and counters.counts is None and not self.cluster else None
-        extra_keys = counting.keys if counting else []
+        counter_keys = counting.keys if counting else []
+        due = list(due)
+        if due and self.cluster:
+            raise ValueError("a Redis Cluster keeps the due-time index in another slot: write it after the append")
+        if len({change.key for change in due}) > 1:
+            raise ValueError("due changes of one append go to one due-time index")
+        due_keys = [due[0].key] if due else []
+        due_args = [a for change in due for a in (change.remove or "", change.add or "",
+                                                   repr(change.due_at) if change.add else "")]
         status, span, current, *counts = self._append(
-            keys=[keys.events, keys.idem, *extra_keys],
+            keys=[keys.events, keys.idem, *due_keys, *counter_keys],
             args=[expected, idempotency_key or "", fingerprint, counting.expire_s if counting else 0,
-                  *(counting.limits if counting else []), *payloads])
+                  len(counter_keys), len(due), *(counting.limits if counting else []), *due_args, *payloads])
         if counting:
             counting.counts = [int(c) for c in counts]
         status = status.decode() if isinstance(status, bytes) else status

@@ -20,6 +20,7 @@ from domain.table import Table
 from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Contention, IdempotencyKeyReused, Loaded, StaleSeq, UnknownGame
 from eventstore.schedule import Entry, Schedule
+from eventstore.store import DueChange
 
 from .dispatch import INTERACTIVE, lane_queue
 from .runtime import current_handler
@@ -38,11 +39,16 @@ class TurnSchedule:
         self.table = table
 
     def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
+        self.schedule.write(self.stage(loaded, appended[0].seq - 1))
+
+    def stage(self, loaded: Loaded, previous_seq: int) -> DueChange | None:
+        """The entry's change for the game moving from ``previous_seq`` to ``loaded`` (a command's
+        append makes it in its own script: eventstore/handler.py)."""
         if loaded.state.clock is None:
-            return
+            return None
         deadlines = self.table.deadlines(loaded.state)
         due_at = min(deadlines.values()) / 1000 if deadlines else None
-        self.schedule.advance("turn", loaded.game_id, appended[0].seq - 1, loaded.seq, due_at)
+        return self.schedule.change("turn", loaded.game_id, previous_seq, loaded.seq, due_at)
 
 
 def job_id(game_id: str, seq: int, seat: int) -> str:

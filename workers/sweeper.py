@@ -33,6 +33,7 @@ from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Loaded, UnknownGame
 from eventstore.index import GameIndex
 from eventstore.schedule import Entry, Schedule
+from eventstore.store import DueChange
 
 from .deadline import settle_turn
 from .dispatch import bots_to_act, due_bot_seats, enqueue_turn, lane_of, sweep_after
@@ -62,11 +63,16 @@ class BotSchedule:
         self.clock = clock
 
     def __call__(self, loaded: Loaded, appended: list[StoredEvent]) -> None:
+        self.schedule.write(self.stage(loaded, appended[0].seq - 1))
+
+    def stage(self, loaded: Loaded, previous_seq: int) -> DueChange | None:
+        """The entry's change for the game moving from ``previous_seq`` to ``loaded`` (a command's
+        append makes it in its own script: eventstore/handler.py)."""
         state = loaded.state
         if state.clock is None and not any(seat.kind == "bot" for seat in state.seats):
-            return  # no bot ever acts in this game (with a clock, one may play an abandoned seat)
+            return None  # no bot ever acts in this game (with a clock, one may play an abandoned seat)
         due_at = self.clock() + self.grace if bots_to_act(self.table, state) else None
-        self.schedule.advance("bot", loaded.game_id, appended[0].seq - 1, loaded.seq, due_at)
+        return self.schedule.change("bot", loaded.game_id, previous_seq, loaded.seq, due_at)
 
 
 class Sweeper:

@@ -81,3 +81,53 @@ def test_past_the_limit_the_append_appends_nothing(app, redis_url):
     assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
     assert refused.headers["Retry-After"]
     assert client.get(f"/v1/games/{game_id}").get_json()["seq"] == seq  # nothing appended
+
+
+@pytest.fixture(scope="module")
+def queued(redis_url):
+    """Bot turns go to RQ (nobody plays them here): the due-time index is kept, as under stich serve."""
+    return create_app(redis_url, bots="rq")
+
+
+def store_round_trips(sent) -> list:
+    """The round trips to the event store, not those queueing a bot's job (RQ's keys start ``rq:``)."""
+    return [command for command in sent if b"rq:" not in b"".join(command if isinstance(command, list) else [command])]
+
+
+def human_move(client, game_id, token):
+    legal = client.get(f"/v1/games/{game_id}/view", headers=auth(token)).get_json()["legal"]
+    assert legal, "the human seat should be able to act"
+    return legal[0]
+
+
+def due_members(app, game_id) -> list[str]:
+    schedule = app.extensions["stich"].schedule
+    return sorted(m.decode() for m in schedule.redis.zrange(schedule.key, 0, -1) if game_id.encode() in m)
+
+
+def test_a_command_in_a_game_with_bots_writes_the_due_time_entry_in_its_append(queued, round_trips):
+    client = queued.test_client()
+    game_id, tokens = new_game(client, game="scharfe-schoten", players=3, humans=(0,))
+    command = human_move(client, game_id, tokens[0])
+    before = client.get(f"/v1/games/{game_id}").get_json()["seq"]
+    round_trips.clear()
+    answer = client.post(f"/v1/games/{game_id}/commands", json=command, headers=auth(tokens[0]))
+    assert answer.status_code == 200, answer.get_json()
+    assert len(store_round_trips(round_trips)) == 1  # the append script wrote the bot's entry too
+    seq = answer.get_json()["seq"]
+    assert seq > before
+    assert due_members(queued, game_id) == [f"bot|{game_id}|{seq}"]  # the new seq's entry, the old one gone
+
+
+def test_on_a_store_that_cannot_take_them_the_listener_writes_the_entry_after_the_append(queued, round_trips,
+                                                                                          monkeypatch):
+    client = queued.test_client()
+    game_id, tokens = new_game(client, game="scharfe-schoten", players=3, humans=(0,))
+    command = human_move(client, game_id, tokens[0])
+    store = queued.extensions["stich"].store
+    monkeypatch.setattr(type(store), "takes_due_changes", property(lambda self: False))  # as on a Redis Cluster
+    round_trips.clear()
+    answer = client.post(f"/v1/games/{game_id}/commands", json=command, headers=auth(tokens[0]))
+    assert answer.status_code == 200, answer.get_json()
+    assert len(store_round_trips(round_trips)) == 2  # the append, then the schedule's own write
+    assert due_members(queued, game_id) == [f"bot|{game_id}|{answer.get_json()['seq']}"]
