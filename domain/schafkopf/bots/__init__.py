@@ -1,6 +1,8 @@
-"""Schafkopf's bots: ``heuristic`` (rules of thumb) and ``search`` (determinization + PIMC)."""
+"""Schafkopf's bots: ``heuristic`` (rules of thumb) and ``search`` (determinization + PIMC over the
+whole deal, with inference); ``search-cards`` and ``search-deal`` are the arena's steps between."""
 from __future__ import annotations
 
 from . import heuristic, search
 
-BOTS = {"heuristic": heuristic.policy, "search": search.policy}
+BOTS = {"heuristic": heuristic.policy, "search": search.policy, "search-cards": search.cards_policy,
+        "search-deal": search.deal_policy}

@@ -34,6 +34,7 @@ TABLE = Table({Schafkopf.name: Schafkopf()})
 TABLE_EVENTS = ("GameCreated", "SeatTaken", "GameStarted")
 RESULTS = ("HandsDealt", "DealSettled", "DealThrownIn", "SchieberrundePaid")
 ATTEMPTS = 50
+DEAL_HEAD = ("HandsDealt", "SecondHalfHeld")  # the deal's events before anybody speaks
 
 
 def _event(raw: dict, data: dict | None = None) -> Event:
@@ -115,6 +116,11 @@ class World:
     # -- back to the deal ----------------------------------------------
     def sample(self, rng: random.Random) -> TableState:
         """One concrete state consistent with the seat's knowledge."""
+        return self.build(self.draw(rng))
+
+    def draw(self, rng: random.Random) -> Draw:
+        """The hidden part of one such state, not folded yet (cheap: inference weighs several draws
+        and folds only the one it keeps)."""
         know, me = self.know, self.seat
         for attempt in range(ATTEMPTS):
             hands = self.deal_hidden(rng)
@@ -122,8 +128,37 @@ class World:
             now = {s: hands[s] + know.played_by(s) for s in range(PLAYERS)}  # after the passing/swap
             fills = self._undo_transfers(now, rng, strict=attempt < ATTEMPTS - 1)
             if fills is not None:
-                return TABLE.fold(self.before, self._filled_events(now, fills, rng))
+                return Draw(now, fills, self._firsts(now, rng))
         raise RuntimeError("no deal fits the passing")  # unreachable: see _undo_transfers
+
+    def build(self, draw: Draw) -> TableState:
+        return TABLE.fold(self.before, self._filled_events(draw.dealt, draw.fills, draw.firsts))
+
+    def start(self, draw: Draw) -> TableState:
+        """The state right after the deal, before anything is said, with ``draw``'s hands (a whole-deal
+        search or inference replays what was said from there)."""
+        events = self._filled_events(draw.dealt, draw.fills, draw.firsts)
+        head = 0
+        while head < len(events) and events[head].type in DEAL_HEAD:
+            head += 1
+        return TABLE.fold(self.before, events[:head])
+
+    def draw_before_pickup(self, rng: random.Random) -> Draw:
+        """Doppeln: the seat holds only its first half, so its second half is hidden too. Nothing
+        constrains the deal yet but the first half (the Doppeln calls weigh it: ``inference``)."""
+        mine = list(self.know.hand)
+        unseen = [c for c in self.know.deck if c not in mine]
+        rng.shuffle(unseen)
+        size = len(self.know.deck) // PLAYERS
+        dealt, firsts = {}, {}
+        for seat in range(PLAYERS):
+            if seat == self.seat:
+                dealt[seat] = mine + [unseen.pop() for _ in range(size - len(mine))]
+                firsts[seat] = mine
+            else:
+                dealt[seat] = [unseen.pop() for _ in range(size)]
+                firsts[seat] = dealt[seat][:self.half]
+        return Draw(dealt, {}, firsts)
 
     def _places(self) -> dict[str, list[tuple[int, int]]]:
         """Where known cards were after an event of the deal: card -> [(event index, seat)]. The
@@ -200,23 +235,29 @@ class World:
                 return told["data"].get(key)
         return None
 
-    def _filled_events(self, dealt: dict[int, list[str]], fills: dict[int, dict], rng) -> list[Event]:
-        me, half = self.seat, self.half
-        firsts: dict[int, list[str]] = {}
+    def _firsts(self, dealt: dict[int, list[str]], rng) -> dict[int, list[str]]:
+        """Each seat's first half (Doppeln; else the whole hand as dealt)."""
+        dealt_event = next((raw for raw in self.deal if raw["type"] == "HandsDealt"), None)
+        if dealt_event is None:
+            return {seat: list(dealt[seat]) for seat in range(PLAYERS)}
+        data = dealt_event["data"]
+        firsts = {}
+        for seat in range(PLAYERS):
+            if seat == self.seat:
+                firsts[seat] = list(data["hands"][seat])
+            elif self.doppeln and not data.get("schieberrunde"):
+                firsts[seat] = rng.sample(dealt[seat], self.half)
+            else:
+                firsts[seat] = list(dealt[seat])
+        return firsts
+
+    def _filled_events(self, dealt: dict[int, list[str]], fills: dict[int, dict],
+                       firsts: dict[int, list[str]]) -> list[Event]:
         events = []
         for index, raw in enumerate(self.deal):
             kind, data = raw["type"], raw["data"]
             if kind == "HandsDealt":
-                hands = []
-                for seat in range(PLAYERS):
-                    if seat == me:
-                        first = list(data["hands"][me])
-                    elif self.doppeln and not data.get("schieberrunde"):
-                        first = rng.sample(dealt[seat], half)
-                    else:
-                        first = list(dealt[seat])
-                    firsts[seat] = first
-                    hands.append(first)
+                hands = [list(firsts[seat]) for seat in range(PLAYERS)]
                 events.append(_event(raw, {**data, "hands": hands}))
             elif kind in ("SecondHalfHeld", "SecondHalfDealt"):
                 rest = [[c for c in dealt[seat] if c not in firsts[seat]] for seat in range(PLAYERS)]
@@ -226,6 +267,15 @@ class World:
             else:
                 events.append(_event(raw))
         return events
+
+
+@dataclass
+class Draw:
+    """A sampled deal before folding: the hands as dealt, the hidden transfers' data (by event
+    index in the deal) and each seat's first half."""
+    dealt: dict[int, list[str]]
+    fills: dict[int, dict]
+    firsts: dict[int, list[str]]
 
 
 def _move(hands: dict[int, list[str]], giver: int, receiver: int, cards) -> None:

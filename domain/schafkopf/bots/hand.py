@@ -18,18 +18,25 @@ larger the safer. The rules are the rules of thumb of the card table:
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..cards import SUITS, points, rank_of, suit_of
 from ..game_types import OBERS, UNTERS, order, outranks
 
 
+@lru_cache(maxsize=None)
+def _trump_set(game: str, suit: str | None) -> frozenset[str]:
+    return frozenset(order(game, suit).trumps)
+
+
 def trumps_of(hand, game: str, suit: str | None) -> list[str]:
-    rules_order = order(game, suit)
-    return [card for card in hand if rules_order.is_trump(card)]
+    trumps = _trump_set(game, suit)
+    return [card for card in hand if card in trumps]
 
 
 def free_aces(hand, game: str, suit: str | None) -> int:
-    rules_order = order(game, suit)
-    return sum(1 for card in hand if rank_of(card) == "A" and not rules_order.is_trump(card))
+    trumps = _trump_set(game, suit)
+    return sum(1 for card in hand if card[1:] == "A" and card not in trumps)
 
 
 def _suit_headed(hand, game: str) -> bool:
@@ -45,6 +52,13 @@ def _suit_headed(hand, game: str) -> bool:
 
 def margin(hand, game: str, suit: str | None) -> float:
     """How playable ``game`` is with ``hand`` (positive: play it)."""
+    return _margin(tuple(hand), game, suit)
+
+
+# A whole-deal search asks again and again about the same hands (each candidate's playouts, the
+# announcement then the naming): a pure function of the cards, so kept.
+@lru_cache(maxsize=1 << 16)
+def _margin(hand: tuple[str, ...], game: str, suit: str | None) -> float:
     trumps = trumps_of(hand, game, suit)
     t = len(trumps)
     obers = sum(1 for c in trumps if c in OBERS)
@@ -58,7 +72,7 @@ def margin(hand, game: str, suit: str | None) -> float:
             return t + 0.5 * obers + 0.3 * aces - 3.5
         return t + 0.5 * obers + 0.3 * aces - 6.0
     if game == "hochzeit":
-        return margin(hand, "rufspiel", None) if t >= 3 else -5.0
+        return _margin(hand, "rufspiel", None) if t >= 3 else -5.0
     if game in ("solo", "farbwenz", "farbgeier"):
         high = obers if game in ("solo", "farbgeier") else unters
         strong = (t >= 6 and high >= 2) or t >= 7 or (t >= 5 and high >= 2 and obers + unters >= 4 and aces >= 2)

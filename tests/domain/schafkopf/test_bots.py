@@ -270,7 +270,8 @@ def test_the_search_stops_at_the_clock_between_playouts(monkeypatch):
 
     monkeypatch.setattr(search, "playout", counting)
     decision = _decision_in_play(lambda: len(calls) >= 5)
-    command = search.make_search(max_playouts=10_000)(decision)
+    # The card search alone: a Stoß decision's playouts (whole-deal search) are not ``playout``'s.
+    command = search.make_search(max_playouts=10_000, whole_deal=False, inference=False)(decision)
     assert command in decision.legal and len(calls) == 5
 
 
@@ -300,5 +301,7 @@ def test_the_heuristic_beats_random_on_duplicate_deals():
 
 
 def test_the_search_beats_the_heuristic_on_duplicate_deals():
-    assert duplicate_mean(search.make_search(max_playouts=STRENGTH_CAP), heuristic.policy, range(40)) > 0
+    # The card search ("search-cards"): the whole-deal steps are measured by the arena (minutes, not seconds).
+    cards = search.make_search(max_playouts=STRENGTH_CAP, whole_deal=False, inference=False)
+    assert duplicate_mean(cards, heuristic.policy, range(40)) > 0
 
