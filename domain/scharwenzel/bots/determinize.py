@@ -2,8 +2,10 @@
 
 A sample is consistent with all the seat knows (``knowledge.Knowledge``): its own hand, every
 card played, the hand sizes, and the voids a seat revealed by not following suit. The bids'
-claims on the starting hands (a bidder held a suit of exactly its bid) are honoured where a
-few tries allow it: they narrow the deal a little but can be expensive to force.
+claims on the starting hands (a bidder held a printed suit of exactly its bid) are dealt
+first: the claimed number of cards of the suit (a random suit of the bid's length when the bid
+named none), and no more of it; after ``CLAIM_TRIES`` draws that cannot meet them, the claims
+are dropped rather than the voids.
 
 The state is built as the game itself builds it: the seat's redacted history with the hidden
 hands filled in, folded through ``Table.fold``, so the sample's state obeys the game's own
@@ -15,44 +17,92 @@ import random
 
 from ...event import Event
 from ...table import Table, TableState
-from ..cards import SUITS, suit_counts
+from ..cards import PERMANENT, SUITS, suit_counts
 from ..game import Scharwenzel
+from .heuristic import card_tables
 from .knowledge import Knowledge
 
 TABLE = Table({Scharwenzel.name: Scharwenzel()})
-CLAIM_TRIES = 20  # samples tried for one that also honours the bids before taking one that does not
+CLAIM_TRIES = 20  # draws tried for one that also honours the bids before taking one that does not
 
 
 def sample_hands(known: Knowledge, rng: random.Random) -> list[tuple[str, ...]]:
     """The hands every seat holds now: the seat's own, and a random consistent guess for the others."""
-    best = None
     for _ in range(CLAIM_TRIES):
-        hands = _deal_unseen(known, rng)
-        if _honours_claims(known, hands):
+        quotas = _quotas(known, rng)
+        hands = None if quotas is None else _deal_unseen(known, rng, quotas)
+        if hands is not None and _honours_claims(known, hands):
             return hands
-        best = best or hands
-    return best
+    hands = _deal_unseen(known, rng, ())
+    if hands is None:
+        raise ValueError("no deal of the unseen cards honours the known voids")
+    return hands
 
 
-def _deal_unseen(known: Knowledge, rng: random.Random) -> list[tuple[str, ...]]:
+def _quotas(known: Knowledge, rng: random.Random) -> list[tuple[int, str, int]] | None:
+    """(seat, printed suit, how many more of it the seat holds now) that make the bids' claims
+    true; a bid of n with its suit untold gets one of the suits it may have meant. None when
+    the claims cannot all hold."""
+    exact: dict[int, dict[str, int]] = {}
+    for seat, suit, count in known.suit_claims:
+        if seat != known.seat and suit is not None:
+            if exact.setdefault(seat, {}).setdefault(suit, count) != count:
+                return None
+    for seat, suit, count in known.suit_claims:
+        if seat == known.seat or suit is not None or count in exact.get(seat, {}).values():
+            continue
+        shown = suit_counts(known.played.get(seat, ()))
+        options = [s for s in SUITS if s not in exact.get(seat, {}) and shown[s] <= count]
+        if not options:
+            return None
+        exact.setdefault(seat, {})[rng.choice(options)] = count
+    out = []
+    for seat, suits in exact.items():
+        shown = suit_counts(known.played.get(seat, ()))
+        for suit, count in suits.items():
+            if count < shown[suit]:
+                return None
+            out.append((seat, suit, count - shown[suit]))
+    return out
+
+
+def _deal_unseen(known: Knowledge, rng: random.Random, quotas) -> list[tuple[str, ...]] | None:
+    """The unseen cards dealt to the other seats, every void honoured and each quota (seat,
+    printed suit, count) met exactly; None when this draw cannot meet them."""
     ranking = known.ranking
     others = [s for s in range(known.players) if s != known.seat]
     room = {s: known.hand_sizes[s] for s in others}
     cards = sorted(known.unseen())
     rng.shuffle(cards)
+    follow = None if ranking is None else card_tables(ranking.trumps, ranking.players)[0]
+    lacks = {s: known.voids.get(s, ()) for s in others}
+    closed: dict[int, set[str]] = {s: set() for s in others}  # printed suits a seat has its exact count of
+    held: dict[int, list[str]] = {s: [] for s in others}
 
     def allowed(seat: int, card: str) -> bool:
-        return ranking is None or ranking.follow_suit(card) not in known.voids.get(seat, ())
+        if follow is not None and follow[card] in lacks[seat]:
+            return False
+        return card in PERMANENT or card[-1] not in closed[seat]
 
+    taken = set()
+    for seat, suit, need in quotas:
+        pool = [c for c in cards if c not in taken and c not in PERMANENT and c[-1] == suit and allowed(seat, c)]
+        if len(pool) < need or room[seat] < need:
+            return None
+        held[seat] += pool[:need]  # the cards are shuffled: the first ``need`` are a random choice
+        taken.update(pool[:need])
+        room[seat] -= need
+        closed[seat].add(suit)
+    cards = [c for c in cards if c not in taken]
+    choices = {c: [s for s in others if allowed(s, c)] for c in cards}
     # The most constrained cards first; backtracking keeps every void honoured.
-    cards.sort(key=lambda c: sum(1 for s in others if allowed(s, c)))
-    held: dict[int, list[str]] = {s: [] for s in others}
+    cards.sort(key=lambda c: len(choices[c]))
 
     def place(i: int) -> bool:
         if i == len(cards):
             return True
         card = cards[i]
-        seats = [s for s in others if room[s] > 0 and allowed(s, card)]
+        seats = [s for s in choices[card] if room[s] > 0]
         rng.shuffle(seats)
         seats.sort(key=lambda s: -room[s])  # fuller seats first keeps the draw close to uniform
         for seat in seats:
@@ -65,7 +115,7 @@ def _deal_unseen(known: Knowledge, rng: random.Random) -> list[tuple[str, ...]]:
         return False
 
     if not place(0):
-        raise ValueError("no deal of the unseen cards honours the known voids")
+        return None
     hands = [()] * known.players
     hands[known.seat] = tuple(known.hand)
     for seat in others:

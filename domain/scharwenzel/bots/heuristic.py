@@ -55,8 +55,16 @@ def strength(hand, trumps: str, players: int) -> float:
 
 
 def choose_bid(hand, legal: list[dict], standing: dict | None, seat: int, players: int) -> dict:
+    best, score, needed = weigh_bids(hand, legal, standing, seat, players)
+    return best if best is not None and score >= needed else {"type": "pass"}
+
+
+def weigh_bids(hand, legal: list[dict], standing: dict | None, seat: int,
+               players: int) -> tuple[dict | None, float, float]:
+    """(the best bid of ``legal`` or None, the hand's strength with it, the strength it needs):
+    ``choose_bid``'s reasons, which the search's inference reads as a likelihood."""
     counts = suit_counts(hand)
-    best, best_key = {"type": "pass"}, None
+    best, best_key = None, None
     for command in legal:
         if command["type"] != "bid":
             continue
@@ -66,15 +74,13 @@ def choose_bid(hand, legal: list[dict], standing: dict | None, seat: int, player
         key = (score, value, command.get("besser", False))
         if best_key is None or key > best_key:
             best, best_key = command, key
-    if best_key is None:
-        return {"type": "pass"}
     if standing is None:
         needed = BID_AT
     elif standing["seat"] % 2 == seat % 2:
         needed = BID_OVER_PARTNER
     else:
         needed = BID_OVER_OPPONENT
-    return best if best_key[0] >= needed else {"type": "pass"}
+    return best, (best_key[0] if best_key else 0.0), needed
 
 
 def choose_trumps(hand, legal: list[dict], players: int) -> dict:
