@@ -112,6 +112,7 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     from .bulk import bulk
     from .feed import feed
     from .games import games
+    from .hints import hints
     from .meta import meta
     from .play import play
     from .embargo import Embargo
@@ -124,6 +125,7 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     app.register_blueprint(feed)
     app.register_blueprint(exports)
     app.register_blueprint(analysis)
+    app.register_blueprint(hints)
     install_tournaments(app, redis_url, max_watched)
     embargo = app.extensions["stich.embargo"] = Embargo()
     counted = LabelledChildren()

@@ -180,7 +180,8 @@ def check_games(games: list[dict], start_ms: int | None) -> None:
     for number, game in enumerate(games):
         try:
             table.create(game["game"], game["players"], game.get("rules") or {}, plain_seats(game),
-                         game.get("preset_deals"), "0" * 64, game.get("limits"), game.get("clock"), start_at)
+                         game.get("preset_deals"), "0" * 64, game.get("limits"), game.get("clock"), start_at,
+                         game.get("hints", False))
         except InvalidSetup as exc:
             problems.update({f"games[{number}].{field}": messages for field, messages in exc.errors.items()})
             continue
@@ -219,7 +220,7 @@ def create_batch(secret: bytes, games: list[dict], start_ms: int | None) -> dict
         def build(commitment, game=game):
             events = table.create(game["game"], game["players"], game.get("rules") or {}, plain_seats(game),
                                   game.get("preset_deals"), commitment, game.get("limits"), game.get("clock"),
-                                  start_at)
+                                  start_at, game.get("hints", False))
             state = table.fold(TableState(), events)
             for seat in range(state.players):  # every human seat taken now: the game waits for nobody
                 if not state.seats[seat].taken:

@@ -46,7 +46,7 @@ def create_game():
         quotas().check_create(request.remote_addr, creation_statuses, footprint)
     outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
                                        body.get("seats"), body.get("preset_deals"), body.get("limits"),
-                                       body.get("clock"))
+                                       body.get("clock"), hints=body.get("hints", False))
     if not operator:
         quotas().created(request.remote_addr, outcome.game_id, footprint)
     return game_response(summary(outcome.loaded), outcome.loaded.seq, 201,

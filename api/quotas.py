@@ -10,18 +10,22 @@ Three quotas bound what one anonymous address can make the server do:
 * **open streams**: at most ``streams`` SSE streams and waiting long polls at
   once per address and HTTP process (a process's own count: a waiting
   request holds memory in that process, so that is where the bound belongs);
-* **search budget**: at most ``search_ms`` of search bots' thinking time per
-  decision, summed over the seats of the address's unfinished games — what
-  the address can keep the bot workers busy with at once;
+* **search budget**: at most ``search_ms`` of search bots' wall-clock caps per
+  decision (``budget_ms``, the most a decision may think whatever its playouts),
+  summed over the seats of the address's unfinished games — the most the
+  address can keep the bot workers busy with at once;
 * **import storage**: at most ``import_bytes`` bytes of exports imported per
   day (``IMPORT_WINDOW_S``), since an imported game is stored for good.
 * **analyses**: at most ``analyses`` analyses of finished games queued or
   running at once per address (``ANALYSIS_HORIZON_S`` at most each), since
   each costs the bot workers seconds of search.
+* **hints**: at most ``hints`` hints computed per ``HINT_WINDOW_S`` per address
+  (a fixed window; a hint already made is answered without counting), since each
+  is a search bot's decision made for a seat (``api/hints.py``).
 
 A creation's weight in the last two is its ``Footprint``: a game is one game
-and its search seats' budgets; a tournament is the tables of one round (they
-play at once) and its search participants at the default budget. Each
+and its search seats' caps; a tournament is the tables of one round (they
+play at once) and its search participants at the default cap. Each
 refusal is a 429 problem with ``Retry-After``; a creation that is too big by
 itself (a tournament of more than ``tournament_deals`` table deals, or whose
 round alone opens more games than ``active``; a search budget over
@@ -50,7 +54,11 @@ from .ratelimit import window_counts, window_now
 ACTIVE_HORIZON_S = 24 * 3600
 IMPORT_WINDOW_S = 24 * 3600  # imported games are kept for good, so their bytes are counted per day
 ANALYSIS_HORIZON_S = 600  # an analysis still unfinished after this no longer counts (its worker died)
+HINT_WINDOW_S = 60  # hints are counted per minute: a person asks a few a minute at most
 API_KEY_HEADER = "X-API-Key"
+# 53 search seats at the default cap, as many as the 8,000 ms this limit was when the default
+# budget was 150 ms of thinking: the cap grew to 500 ms when playouts became the budget.
+SEARCH_BUDGET_LIMIT = 53 * DEFAULT_BUDGET_MS
 
 
 @dataclass(frozen=True)
@@ -60,10 +68,11 @@ class Quotas:
     active: int | None = None  # unfinished games per address
     streams: int | None = None  # open streams and long polls per address and process
     api_keys: frozenset[str] = field(default_factory=frozenset)
-    search_ms: int | None = None  # search budget per decision, summed over an address's unfinished games
+    search_ms: int | None = None  # search caps (budget_ms) per decision, summed over an address's unfinished games
     tournament_deals: int | None = None  # table deals (tables x rounds x deals per table) of one tournament
     import_bytes: int | None = None  # bytes of exports one address may import per IMPORT_WINDOW_S
     analyses: int | None = None  # analyses of finished games queued or running at once per address
+    hints: int | None = None  # hints computed per HINT_WINDOW_S per address
 
     @classmethod
     def from_env(cls) -> "Quotas":
@@ -73,10 +82,10 @@ class Quotas:
         keys = frozenset(k.strip() for k in os.environ.get("STICH_API_KEYS", "").split(",") if k.strip())
         return cls(creates=read("STICH_CREATE_LIMIT", 30), create_window_s=int(os.environ.get("STICH_CREATE_WINDOW", 60)),
                    active=read("STICH_ACTIVE_GAMES_LIMIT", 100), streams=read("STICH_STREAMS_LIMIT", 500),
-                   api_keys=keys, search_ms=read("STICH_SEARCH_BUDGET_LIMIT", 8000),
+                   api_keys=keys, search_ms=read("STICH_SEARCH_BUDGET_LIMIT", SEARCH_BUDGET_LIMIT),
                    tournament_deals=read("STICH_TOURNAMENT_DEALS_LIMIT", 1024),
                    import_bytes=read("STICH_IMPORT_BYTES_LIMIT", 64 * 1024 * 1024),
-                   analyses=read("STICH_ANALYSIS_LIMIT", 2))
+                   analyses=read("STICH_ANALYSIS_LIMIT", 2), hints=read("STICH_HINT_LIMIT", 30))
 
 
 @dataclass(frozen=True)
@@ -97,14 +106,14 @@ class Footprint:
 
 
 def game_footprint(seats: list[dict] | None) -> Footprint:
-    """A game's: itself, and the budget of each search seat (the default where none is given)."""
+    """A game's: itself, and the cap of each search seat (the default where none is given)."""
     return Footprint(1, sum(seat.get("budget_ms") or DEFAULT_BUDGET_MS for seat in seats or ()
                             if seat.get("kind") == "bot" and seat.get("bot") == "search"))
 
 
 def tournament_footprint(config: dict) -> Footprint:
     """A tournament's (its validated config): every table of a round plays at once, every participant
-    seated, and a search participant thinks at the default budget."""
+    seated, and a search participant thinks within the default cap."""
     participants = config["participants"]
     searches = sum(1 for p in participants if p.get("bot") == "search")
     return Footprint(len(participants) // config["players"], searches * DEFAULT_BUDGET_MS)
@@ -272,6 +281,19 @@ class QuotaKeeper:
         pipe.zadd(key, {analysis: now})
         pipe.expire(key, ANALYSIS_HORIZON_S)
         pipe.execute()
+
+    # -- hints -----------------------------------------------------------------
+    def count_hint(self, address: str | None) -> None:
+        """Count one hint to compute against the address's window; 429 ``hint_quota`` past ``hints``."""
+        limit = self.quotas.hints
+        if not limit or address is None:
+            return
+        index, retry = window_now(HINT_WINDOW_S)
+        [count] = window_counts(self.redis, [f"{self.prefix}:quota:hint:{address}:{index}"], HINT_WINDOW_S)
+        if count > limit:
+            raise Problem(429, "hint_quota", f"more than {limit} hints asked for from this address in "
+                          f"{HINT_WINDOW_S}s; retry after {retry}s", headers={"Retry-After": str(retry)},
+                          limit=limit, window_s=HINT_WINDOW_S)
 
     # -- streams ---------------------------------------------------------------
     def stream_slot(self, address: str | None, exempt: bool = False) -> "Slot":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
-from domain.table import BOT_KINDS, BUDGET_MS_RANGE
+from domain.table import BOT_KINDS, BUDGET_MS_RANGE, PLAYOUTS_RANGE
 
 
 class _Strict(Schema):
@@ -15,6 +15,7 @@ class SeatSchema(_Strict):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
     bot = fields.String(validate=validate.OneOf(list(BOT_KINDS)))
     budget_ms = fields.Integer(strict=True, validate=validate.Range(min=BUDGET_MS_RANGE[0], max=BUDGET_MS_RANGE[1]))
+    playouts = fields.Integer(strict=True, validate=validate.Range(min=PLAYOUTS_RANGE[0], max=PLAYOUTS_RANGE[1]))
 
 
 class CreateGameSchema(_Strict):
@@ -25,6 +26,7 @@ class CreateGameSchema(_Strict):
     preset_deals = fields.List(fields.Dict(keys=fields.String()), validate=validate.Length(max=64))
     limits = fields.Dict(keys=fields.String())  # checked by the table, which names each bad field
     clock = fields.Dict(keys=fields.String())  # turn deadlines; checked by the table (domain/clock.py)
+    hints = fields.Raw()  # true or false; checked by the table (a Boolean field would take 1 and "yes")
 
 
 class TakeSeatSchema(_Strict):

@@ -476,6 +476,18 @@ def _to_domain(event: dict) -> Event:
     return Event(event["type"], event["upcast_data"], Visibility.from_json(event["visibility"]), event["upcast_v"])
 
 
+def _before_playouts(opening: list[Event], seats: list[dict]) -> list[Event]:
+    """``opening`` as a game recorded before seats had ``playouts`` holds it: creating it today records
+    its game's default for each search seat; such a seat's search plays at the default anyway."""
+    created = opening[0]
+    mine = created.data["seats"]
+    if all("playouts" in recorded or "playouts" not in made for recorded, made in zip(seats, mine)):
+        return opening
+    data = {**created.data, "seats": [{k: v for k, v in made.items() if k != "playouts" or "playouts" in recorded}
+                                      for recorded, made in zip(seats, mine)]}
+    return [Event(created.type, data, created.visibility, created.v), *opening[1:]]
+
+
 def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, progress: Progress,
             pause: Pause = _idle) -> TableState:
     created = events[0]["upcast_data"]
@@ -487,12 +499,14 @@ def _replay(table: Table, events: list[dict], seed_hex: str, report: Report, pro
     try:
         opening = table.create(created.get("game"), created.get("players"), created.get("rules"),
                                [{"kind": s.get("kind"), **({"bot": s["bot"]} if s.get("bot") else {}),
-                                 **({"budget_ms": s["budget_ms"]} if s.get("budget_ms") is not None else {})}
+                                 **({key: s[key] for key in ("budget_ms", "playouts") if s.get(key) is not None})}
                                 for s in seats],
                                created.get("preset_deals") or None, created.get("seed_sha256"),
-                               created.get("limits"), created.get("clock"), created.get("start_at"))
+                               created.get("limits"), created.get("clock"), created.get("start_at"),
+                               created.get("hints", False))
     except (RuleViolation, InvalidSetup) as exc:
         raise Failed(1, f"(GameCreated) records a game that cannot be created: {exc}") from None
+    opening = _before_playouts(opening, seats)
     _expect(events, 0, opening, "system", "creating a game with these rules and seats")
     state = table.fold(TableState(), opening, events[0]["at"], "system")
     at = len(opening)

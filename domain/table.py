@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from . import errors
+from .bots.roster import default_playouts  # imports no game: the default is looked up when a seat needs it
 from .clock import Clock, SeatClock, charge, deadline_ms, iso, millis, seat_json, time_out, validate_clock
 from .event import Event, nobody, only_seat
 from .frozen import replace
@@ -37,9 +38,12 @@ FINAL_EVENT = "SeedRevealed"  # every game's last event: after it the game is fi
 SYSTEM_COMMANDS = {"take_seat", "reveal_seed", "deal", "end_game", "time_out", "start", "pause", "resume"}
 ENTROPY_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{0,64}$")
 BOT_KINDS = ("random", "heuristic", "search")
-# A search bot's thinking time per decision (its seat's ``budget_ms``): the default, and the range allowed.
-DEFAULT_BUDGET_MS = 150
+# A search bot's budget is a number of playouts a decision (its seat's ``playouts``; omitted: its
+# game's default, recorded in GameCreated so that the game's bots replay alike on any machine),
+# and the wall clock only a safety net: at most ``budget_ms`` a decision, whatever the playouts.
+DEFAULT_BUDGET_MS = 500
 BUDGET_MS_RANGE = (10, 2000)
+PLAYOUTS_RANGE = (8, 20_000)
 # Ceilings a game may be given (GameCreated.limits). The default max_events is
 # EVENTS_PER_DEAL per deal of the deal ceiling (the games take 55-95 a deal),
 # at most MAX_EVENTS: about 20 MB of Redis for the largest game.
@@ -90,7 +94,8 @@ class Seat:
     bot: str | None = None
     taken: bool = False
     entropy: str = ""
-    budget_ms: int | None = None  # a search bot's thinking time per decision
+    budget_ms: int | None = None  # a search bot's wall-clock cap per decision (the safety net)
+    playouts: int | None = None  # a search bot's budget per decision; None (games before it existed): the default
     generation: int = 0  # how often the seat was taken again after it was abandoned (its token's generation)
 
     def to_json(self, number: int) -> dict:
@@ -99,6 +104,8 @@ class Seat:
             out["bot"] = self.bot
         if self.budget_ms is not None:
             out["budget_ms"] = self.budget_ms
+        if self.playouts is not None:
+            out["playouts"] = self.playouts
         return out
 
 
@@ -119,6 +126,7 @@ class TableState:
     start_at_ms: int | None = None  # GameCreated.start_at: the game starts then, by the system's ``start``
     paused: bool = False  # GamePaused .. GameResumed: nobody acts, no clock runs
     paused_ms: int | None = None  # when it was paused (a timed fold's): resuming gives the clocks that time back
+    hints: bool = False  # GameCreated.hints: every seat may ask for the search's suggestion (api/hints.py)
 
     @property
     def players(self) -> int:
@@ -138,21 +146,24 @@ class Table:
     # -- creation ---------------------------------------------------------
     def create(self, game_name: str, players: Any, rules: Any, seats: Any,
                preset_deals: Any, seed_sha256: str, limits: Any = None, clock: Any = None,
-               start_at: Any = None) -> list[Event]:
+               start_at: Any = None, hints: Any = False) -> list[Event]:
         """Validate a new game and return its first events (raises InvalidSetup).
 
         ``start_at`` (RFC 3339): the game does not start when its last seat is taken but at that
-        time, when the system sends ``start`` (a scheduled command: the caller checks it is ahead)."""
+        time, when the system sends ``start`` (a scheduled command: the caller checks it is ahead).
+        ``hints``: every seat may ask for the search's suggestion, by the table's agreement."""
         game = self.games.get(game_name)
         if game is None:
             raise errors.InvalidSetup({"game": [f"unknown game {game_name!r}; one of {sorted(self.games)}"]})
         if players not in game.player_counts:
             raise errors.InvalidSetup({"players": [f"{game.title} is played by {' or '.join(map(str, game.player_counts))} players"]})
-        seat_list = self._validate_seats(players, seats)
+        seat_list = self._validate_seats(game.name, players, seats)
         setup = game.setup(players, rules or {}, preset_deals)
         ceilings = validate_limits(limits, default_limits(game, setup))
         deadlines = validate_clock(clock, BOT_KINDS)
         starts = validate_start_at(start_at)
+        if not isinstance(hints, bool):
+            raise errors.InvalidSetup({"hints": ["must be true or false"]})
         data = {
             "game": game.name,
             "players": players,
@@ -170,6 +181,9 @@ class Table:
         if starts is not None:  # likewise: only a game with a set start records one
             data["start_at"] = iso(starts)
             public.append("start_at")
+        if hints:  # likewise, and public: every seat knows the table agreed to hints
+            data["hints"] = True
+            public.append("hints")
         # The preset deals hold every hand: only their existence is public.
         created = Event("GameCreated", data, nobody(*public), latest("GameCreated"))
         events = [created]
@@ -181,7 +195,7 @@ class Table:
                 state = self.fold(state, taken)
         return events
 
-    def _validate_seats(self, players: int, seats: Any) -> list[Seat]:
+    def _validate_seats(self, game: str, players: int, seats: Any) -> list[Seat]:
         if seats is None:
             return [Seat("human") for _ in range(players)]
         if len(seats) != players:
@@ -191,7 +205,7 @@ class Table:
         for i, raw in enumerate(seats):
             kind = raw.get("kind")
             if kind == "human":
-                if raw.get("bot") is not None or raw.get("budget_ms") is not None:
+                if any(raw.get(key) is not None for key in ("bot", "budget_ms", "playouts")):
                     problems[f"seats[{i}].bot"] = ["only bot seats name a bot or a budget"]
                 out.append(Seat("human"))
             elif kind == "bot":
@@ -205,9 +219,17 @@ class Table:
                 elif budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)
                                              or not low <= budget <= high):
                     problems[f"seats[{i}].budget_ms"] = [f"must be a whole number of milliseconds {low}..{high}"]
-                if bot == "search" and budget is None:
-                    budget = DEFAULT_BUDGET_MS
-                out.append(Seat("bot", bot=bot, budget_ms=budget))
+                playouts = raw.get("playouts")
+                low, high = PLAYOUTS_RANGE
+                if playouts is not None and bot != "search":
+                    problems[f"seats[{i}].playouts"] = ["only a search bot takes playouts"]
+                elif playouts is not None and (not isinstance(playouts, int) or isinstance(playouts, bool)
+                                               or not low <= playouts <= high):
+                    problems[f"seats[{i}].playouts"] = [f"must be a whole number of playouts {low}..{high}"]
+                if bot == "search":
+                    budget = DEFAULT_BUDGET_MS if budget is None else budget
+                    playouts = default_playouts(game) if playouts is None else playouts
+                out.append(Seat("bot", bot=bot, budget_ms=budget, playouts=playouts))
             else:
                 problems[f"seats[{i}].kind"] = ["must be 'human' or 'bot'"]
         if problems:
@@ -341,7 +363,8 @@ class Table:
             data = event.data
             game = self.games[data["game"]]
             setup = Setup(data["players"], data["rules"], tuple(data.get("preset_deals") or ()))
-            seats = tuple(Seat(s["kind"], s.get("bot"), budget_ms=s.get("budget_ms")) for s in data["seats"])
+            seats = tuple(Seat(s["kind"], s.get("bot"), budget_ms=s.get("budget_ms"), playouts=s.get("playouts"))
+                          for s in data["seats"])
             # Games created before ceilings existed take today's defaults.
             limits = Limits(**data["limits"]) if "limits" in data else default_limits(game, setup)
             clock = Clock(**data["clock"]) if data.get("clock") else None
@@ -349,7 +372,7 @@ class Table:
             start_at_ms = millis(data["start_at"]) if data.get("start_at") else None
             return TableState(game=game, setup=setup, seats=seats, status="waiting",
                               seed_sha256=data["seed_sha256"], limits=limits, events=1, clock=clock, clocks=clocks,
-                              start_at_ms=start_at_ms)
+                              start_at_ms=start_at_ms, hints=bool(data.get("hints")))
         count = state.events + 1
         if kind == "SeatTaken":
             seats = list(state.seats)
@@ -512,6 +535,8 @@ class Table:
             out["start_at"] = iso(state.start_at_ms)
         if state.paused:
             out["paused"] = True
+        if state.hints:
+            out["hints"] = True
         if state.clock is not None:
             out["clock"] = {**state.clock.to_json(),
                             "seats": [seat_json(state.clock, n, c, stopped=state.paused)

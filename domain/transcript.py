@@ -25,6 +25,8 @@ def render(game: Game, summary: Mapping[str, Any], events: Sequence[Mapping[str,
     lines.append("- seats: " + ", ".join(
         f"{s['seat']} {s['kind']}" + (f" ({s['bot']})" if s.get("bot") else "") for s in summary["seats"]))
     lines.append("- rules: " + ", ".join(f"{key} {json.dumps(value)}" for key, value in summary["rules"].items()))
+    if summary.get("hints"):
+        lines.append("- hints: on (by the table's agreement, every seat may ask for the search's suggestion)")
     lines.append(f"- seed commitment: `{summary['seed_sha256']}`")
     if summary.get("seed"):
         lines.append(f"- seed (revealed): `{summary['seed']}`")

@@ -34,19 +34,23 @@ HISTORIES = SeatHistories()
 def choose(handler: CommandHandler, game_id: str, state, seat: int, seq: int, bot: str | None = None) -> dict | None:
     """The seat's bot's command. ``random`` needs only the legal commands; the others decide from
     the seat's view and its redacted history (``domain.bots.decision``), a search within the
-    seat's budget, timed by this process's clock. ``bot``: another kind than the seat's (a time-out's)."""
+    seat's playouts, its wall time capped by the seat's ``budget_ms`` on this process's clock.
+    ``bot``: another kind than the seat's (a time-out's)."""
     bot = bot or handler.table.bot_for(state, seat) or "random"
     rng_seed = f"{game_id}:{seq}:{seat}"  # replaying a game's bot turns gives the same moves
     if bot == "random":
         return random_bot.choose(handler.table.legal_commands(state, seat), game_id, seq, seat)
     if not handler.table.legal_commands(state, seat):
         return None
+    # The seat's playouts are its budget (None: a game from before they were recorded, or a clock's
+    # bot for an abandoned human seat: the game's default); budget_ms only caps the wall time.
     budget_ms = state.seats[seat].budget_ms or DEFAULT_BUDGET_MS
     deadline = time.monotonic() + budget_ms / 1000
     history = HISTORIES.history(game_id, seat, seq, lambda after: [
         e.to_domain() for e in handler.store.read(game_id, after=after, until=seq)])
     decision = decision_for(handler.table, state, None, seat, random.Random(rng_seed),
-                            lambda: time.monotonic() >= deadline, budget_ms, history=history)
+                            lambda: time.monotonic() >= deadline, budget_ms, history=history,
+                            playouts=state.seats[seat].playouts)
     return policy(bot, state.game.name)(decision)
 
 

@@ -10,8 +10,8 @@ With RQ a turn goes into one of three lanes, each an RQ queue of its own,
 so that nobody waiting at a table queues behind work nobody waits for:
 
 * ``interactive`` (``<base>-interactive``): games with a human seat, a turn
-  at most ``LONG_SEARCH_MS`` of thinking — what a person is waiting on now;
-* ``slow`` (``<base>-slow``): games with a human seat whose bot searches
+  capped at ``LONG_SEARCH_MS`` of thinking or less — what a person is waiting on now;
+* ``slow`` (``<base>-slow``): games with a human seat whose bot may search
   longer (the person chose to wait for it, but nobody else should);
 * ``bulk`` (the base name, ``stich-bots``): bot-only games and tournament
   tables without humans, and every job that names no lane (a tournament
@@ -31,7 +31,7 @@ from collections import deque
 
 from rq import Queue
 
-from domain.table import Table, TableState
+from domain.table import DEFAULT_BUDGET_MS, Table, TableState
 from eventstore.codec import StoredEvent
 from eventstore.handler import CommandHandler, Loaded
 
@@ -41,10 +41,12 @@ QUEUE_NAME = "stich-bots"  # the base name: the bulk lane's queue, and the other
 
 INTERACTIVE, SLOW, BULK = "interactive", "slow", "bulk"
 LANES = (INTERACTIVE, SLOW, BULK)  # a worker's priority order
-# A turn of a human's game that thinks longer than this goes to the slow lane. The default
-# search budget (150 ms) stays interactive; the interactive worker then answers within about
-# this long plus a few ms even when the turn ahead of it is another person's search.
-LONG_SEARCH_MS = 300
+# A turn of a human's game whose search may think longer than this goes to the slow lane: a seat's
+# wall-clock cap (``budget_ms``) bounds its decision whatever its playouts, and the default cap stays
+# interactive. The interactive worker then answers within about this long plus a few ms even when
+# the turn ahead of it is another person's search (typically far less: the default playouts take
+# a fraction of the cap, docs/performance.md).
+LONG_SEARCH_MS = DEFAULT_BUDGET_MS
 
 
 def sweep_after() -> float:

@@ -1,21 +1,23 @@
 """Bot policies: pure functions from what a seat may know (a ``Decision``) to a command.
 
 ``random`` is shared by every game; ``heuristic`` and ``search`` are each game's own, in
-``domain/<game>/bots/``. ``policy(kind, game)`` finds one.
+``domain/<game>/bots/``. ``policy(kind, game)`` finds one; ``roster`` lists them and a
+search's default budget.
 """
 from __future__ import annotations
 
-from importlib import import_module
+from typing import TYPE_CHECKING
 
 from . import random_bot
-from .decision import Policy
+from .roster import GAME_BOTS, bots_of, default_playouts, kinds
 
-# Imported on first use: the games' bots import the games, which this package must not.
-GAME_BOTS = {"schafkopf": "domain.schafkopf.bots", "scharwenzel": "domain.scharwenzel.bots",
-             "scharfe-schoten": "domain.scharfe_schoten.bots"}
+if TYPE_CHECKING:  # only an annotation: importing the package stays free of the table (see roster)
+    from .decision import Policy
+
+__all__ = ["GAME_BOTS", "default_playouts", "kinds", "policy", "random_bot"]
 
 
 def policy(kind: str, game: str) -> Policy:
     if kind == "random":
         return random_bot.policy
-    return import_module(GAME_BOTS[game]).BOTS[kind]
+    return bots_of(game)[kind]

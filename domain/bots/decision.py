@@ -7,8 +7,10 @@ redactor (``domain.event.redact_data``) for every event. So a bot can know no
 more than a human at that seat: not another hand, not the cupboard, not the
 seed. ``tests/domain/test_bot_decision.py`` checks that.
 
-The domain has no clock: a search bot's budget comes as ``out_of_time``, which
-the caller (the bot worker, the arena) builds from its own clock. Nor does it read
+The domain has no clock: a search bot's budget is ``playouts`` (a number of
+playouts, so it plays alike on any machine), and its safety net comes as
+``out_of_time``, which the caller (the bot worker, the arena) builds from its
+own clock and ``budget_ms``. Nor does it read
 a store: ``SeatHistories`` keeps what a process has redacted so far, and asks its
 caller only for the events it has not seen.
 """
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..event import Event, redact_data
-from ..table import Table, TableState
+from ..table import DEFAULT_BUDGET_MS, Table, TableState
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class Decision:
     history: tuple[Mapping[str, Any], ...]  # every event so far as this seat's feed shows it (see seat_history)
     rng: random.Random = field(compare=False)
     out_of_time: Callable[[], bool] = field(compare=False, default=lambda: False)
-    budget_ms: int = 150  # the wall-clock safety net behind ``out_of_time``
+    budget_ms: int = DEFAULT_BUDGET_MS  # the wall-clock safety net behind ``out_of_time``
     playouts: int | None = None  # a search bot's budget: playouts (or simulator steps) a decision; None: its game's default
 
     @property
@@ -96,7 +98,7 @@ class SeatHistories:
 
 
 def decision_for(table: Table, state: TableState, events: Iterable[Event] | None, seat: int, rng: random.Random,
-                 out_of_time: Callable[[], bool] = lambda: False, budget_ms: int = 150,
+                 out_of_time: Callable[[], bool] = lambda: False, budget_ms: int = DEFAULT_BUDGET_MS,
                  history: tuple[dict, ...] | None = None, playouts: int | None = None) -> Decision:
     """The decision ``seat`` faces in ``state`` (the fold of ``events``). ``history``: the seat's
     history of those events, already built (``SeatHistories``); then ``events`` is not read."""

@@ -11,22 +11,24 @@ import random
 from typing import Callable, Sequence
 
 from ..event import Event
-from ..table import Table, TableState
+from ..table import DEFAULT_BUDGET_MS, Table, TableState
 from .decision import Policy, decision_for
 
-Timer = Callable[[int], Callable[[], bool]]  # budget_ms -> out_of_time; the caller owns the clock
+Timer = Callable[[int], Callable[[], bool]]  # budget_ms (the safety net) -> out_of_time; the caller owns the clock
 
 
 def no_clock(_budget_ms: int) -> Callable[[], bool]:
-    """Never out of time: a search then stops at its own work cap (deterministic; tests use it)."""
+    """Never out of time: a search then stops after its playouts (deterministic; tests use it)."""
     return lambda: False
 
 
 def play(table: Table, game: str, players: int, rules: dict, policies: Sequence[Policy], seed_hex: str,
-         rng_seed: int | str = 0, budget_ms: int = 150, timer: Timer = no_clock,
-         max_moves: int = 20_000) -> tuple[TableState, list[Event]]:
+         rng_seed: int | str = 0, budget_ms: int = DEFAULT_BUDGET_MS, timer: Timer = no_clock,
+         max_moves: int = 20_000, playouts: int | None = None) -> tuple[TableState, list[Event]]:
     """Play to the end with ``policies[seat]`` at each seat (all human seats, seated by the system),
-    dealt from ``seed_hex``: the same seed and rules give the same deals, whoever plays them."""
+    dealt from ``seed_hex``: the same seed and rules give the same deals, whoever plays them.
+    ``playouts``: every search's budget a decision (None: each bot's default); ``timer(budget_ms)``
+    its safety net."""
     events = table.create(game, players, rules, None, None, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest())
     state = table.fold(TableState(), events)
     for seat in range(players):
@@ -42,7 +44,8 @@ def play(table: Table, game: str, players: int, rules: dict, policies: Sequence[
         if state.status == "finished":
             return state, events
         seat = min(table.to_act(state))  # simultaneous phases: the lowest seat first, as fair as any order
-        decision = decision_for(table, state, events, seat, random.Random(rng.random()), timer(budget_ms), budget_ms)
+        decision = decision_for(table, state, events, seat, random.Random(rng.random()), timer(budget_ms), budget_ms,
+                                playouts=playouts)
         command = policies[seat](decision)
         new = table.decide(state, seat, command)
         events += new

@@ -4,8 +4,8 @@ A server configured as a deployment with a tournament backend is: an operator ke
 (``STICH_API_KEYS``), bot turns played inline so a test sees them at once, no rate limits.
 Built once per module, through the API only:
 
-* ``game``: Scharfe Schoten, seats 0 and 1 human and taken, seat 2 a bot; both humans are to
-  predict, so either seat's command is legal.
+* ``game``: Scharfe Schoten with hints, seats 0 and 1 human and taken, seat 2 a bot; both humans
+  are to predict, so either seat's command is legal (and either may ask for a hint).
 * ``other_game``: another game with its seat 0 taken — that token is "another table's seat".
 * ``superseded_game``: a clocked game whose seat 0 timed out, was abandoned and was taken again:
   the seat's first token is superseded (``SeatReclaimed``; README "Turn deadlines").
@@ -154,7 +154,7 @@ def started_tournament(client) -> tuple[str, str, str, dict]:
 
 
 def build_world(app, client) -> World:
-    game = new_game(client, [HUMAN, HUMAN, BOT])
+    game = new_game(client, [HUMAN, HUMAN, BOT], hints=True)  # hints: so that the hint route answers a seat
     tokens = {0: take(client, game, 0), 1: take(client, game, 1)}
     other_game = new_game(client, [HUMAN, BOT, BOT])
     other_token = take(client, other_game, 0)

@@ -178,6 +178,10 @@ MATRIX: dict[tuple[str, str], Route] = {
     ("GET", "/v1/games/{id}/transcript"): Route(game("/transcript"), SEAT_READ, credential="seat"),
     # Anyone, no credential, once the game has finished (then all is public); the world's games run.
     ("GET", "/v1/games/{id}/analysis"): Route(game("/analysis"), answers((409, "game_not_finished"))),
+    # A seat's own token only (another seat's is refused by name); the world's game has hints.
+    ("GET", "/v1/games/{id}/seats/{seat}/hint"): Route(
+        game("/seats/0/hint"), answers(MISSING_TOKEN, this_seat=200, other_seat=(403, "not_your_seat"),
+                                       superseded=SUPERSEDED, **STRANGERS), credential="seat"),
     ("POST", "/v1/verify"): Route(fixed("/v1/verify"), PUBLIC, body=upload),
     # Anyone may ask; a key, though, must be one of the server's (it lifts the analysis quota).
     ("POST", "/v1/games/{id}/analysis"): Route(

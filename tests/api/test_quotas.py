@@ -128,7 +128,7 @@ def test_search_budget_in_an_addresss_unfinished_games_is_capped(redis_url, addr
     assert too_big.get_json()["limit"] == 100
     default = client.post("/v1/games", json={**HUMAN_GAME, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "search"},
                                                                       {"kind": "bot"}]})
-    assert default.status_code == 403 and default.get_json()["requested"] == 150  # a seat without one: the default
+    assert default.status_code == 403 and default.get_json()["requested"] == 500  # a seat without one: the default cap
     other = client_for(redis_url, address + "0", search_ms=100)
     assert other.post("/v1/games", json=search_game(50, 50, human=False)).status_code == 201  # bots only: finished
     assert other.post("/v1/games", json=search_game(50, 50)).status_code == 201  # so it holds nothing
@@ -173,7 +173,7 @@ def test_a_tournament_over_the_anonymous_size_is_a_403_naming_the_limit(redis_ur
     assert wider.status_code == 403 and wider.get_json()["code"] == "tournament_size_limit"
     assert wider.get_json()["limit"] == 3
     searching = client.post("/v1/tournaments", json={**TOURNAMENT, "participants": [{"kind": "human"}]
-                                                     + [{"kind": "bot", "bot": "search"}] * 5})  # 5 x 150 ms
+                                                     + [{"kind": "bot", "bot": "search"}] * 5})  # 5 x 500 ms
     assert searching.status_code == 403 and searching.get_json()["code"] == "search_budget_limit"
-    assert searching.get_json()["requested"] == 750
+    assert searching.get_json()["requested"] == 2500
     assert client.post("/v1/tournaments", json=TOURNAMENT).status_code == 201  # nothing refused changed anything

@@ -33,3 +33,38 @@ def test_bad_kinds_are_refused_with_a_reason(tmp_path):
     result = subprocess.run([sys.executable, "-m", "stich.cli", "arena", "--game", "schafkopf", "--kinds",
                              "random,random", "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "different kinds" in result.stderr
+
+
+def arena(tmp_path, *args):
+    result = subprocess.run([sys.executable, "-m", "stich.cli", "arena", "--game", "scharfe-schoten", "--procs", "2",
+                             "--out", str(tmp_path), *args], capture_output=True, text=True, timeout=300)
+    reports = sorted(tmp_path.glob("*.json"))
+    return result, json.loads(reports[-1].read_text()) if result.returncode == 0 else None
+
+
+def test_playouts_are_the_budget_and_the_report_counts_what_the_safety_net_stopped(tmp_path):
+    """An arena-only variant by name, at 8 playouts under the default 5 s net: nothing is stopped; at
+    20,000 playouts under a 1 ms net, the net stops the search's decisions, and the report says so."""
+    result, report = arena(tmp_path / "a", "--kinds", "random,search-cards", "--playouts", "8", "--deals", "2")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (report["playouts"], report["budget_ms"], report["kinds"]) == (8, 5000, ["random", "search-cards"])
+    [row] = report["comparisons"]
+    assert (row["first"], row["second"]) == ("search-cards", "random")
+    assert row["decisions"]["search-cards"] > 0 and row["decisions"]["random"] > 0
+    assert row["net_stopped"] == {"search-cards": 0, "random": 0}
+    assert "search playouts 8 a decision, safety net 5000 ms" in result.stdout
+    assert "decisions the safety net stopped: search-cards 0 of" in result.stdout
+
+    result, report = arena(tmp_path / "b", "--kinds", "random,search", "--playouts", "20000", "--budget-ms", "1",
+                           "--deals", "2")
+    assert result.returncode == 0, result.stderr[-2000:]
+    [row] = report["comparisons"]
+    assert row["net_stopped"]["random"] == 0 and 0 < row["net_stopped"]["search"] <= row["decisions"]["search"]
+    assert f"search {row['net_stopped']['search']} of {row['decisions']['search']}" in result.stdout
+
+
+@pytest.mark.parametrize("args,said", [(["--kinds", "random,search", "--playouts", "7"], "--playouts must be"),
+                                       (["--kinds", "random,clever"], "'search-cards'")])
+def test_bad_playouts_or_a_kind_the_game_lacks_are_refused_naming_what_is_allowed(tmp_path, args, said):
+    result, _ = arena(tmp_path, *args)
+    assert result.returncode == 2 and said in result.stderr, result.stderr

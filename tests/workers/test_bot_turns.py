@@ -1,7 +1,9 @@
 """Bot turns through RQ: deterministic job ids, quiet exits, exactly one move per turn."""
 from __future__ import annotations
 
+import dataclasses
 import secrets
+import time
 
 import pytest
 from rq import Queue, SimpleWorker
@@ -106,7 +108,7 @@ def test_a_turn_goes_to_the_lane_of_who_waits_for_it(runtime):
     bots, bots_seq = started([{"kind": "bot", "bot": "search", "budget_ms": 2000}, {"kind": "bot"},
                               {"kind": "bot", "bot": "heuristic"}])
     interactive, long_searches, bulk = (queued_in(runtime, lane) for lane in (INTERACTIVE, SLOW, BULK))
-    assert {job_id(quick, quick_seq, 1), job_id(quick, quick_seq, 2)} <= interactive  # 150 ms: the default
+    assert {job_id(quick, quick_seq, 1), job_id(quick, quick_seq, 2)} <= interactive  # the default cap, 500 ms
     assert job_id(slow, slow_seq, 1) in long_searches and job_id(slow, slow_seq, 2) in interactive
     assert {job_id(bots, bots_seq, seat) for seat in range(3)} <= bulk
     assert not {quick, slow} & {j.split("-")[1] for j in bulk}
@@ -140,3 +142,40 @@ def test_a_worker_takes_a_persons_turn_before_queued_bot_only_work(runtime):
     assert order == [lane_queue(runtime.queue, lane).name for lane in LANES]  # priority order, however named
     with pytest.raises(ValueError):
         lane_queues(runtime.queue, ("urgent",))
+
+
+def test_the_worker_searches_the_seats_playouts_and_the_net_stops_a_search_at_its_budget_ms(runtime, monkeypatch):
+    """Each search seat decides with its own playouts and cap: 8 playouts end long before a 2 s cap;
+    20,000 would take far longer than 10 ms, so the net stops that search (it asks before each playout)."""
+    import workers.bot_turn
+
+    seen = {}
+    real = workers.bot_turn.policy
+
+    def watched(kind, game):
+        bot = real(kind, game)
+
+        def decide(decision):
+            stopped = []
+
+            def out_of_time():
+                stopped.append(decision.out_of_time())
+                return stopped[-1]
+
+            started = time.monotonic()
+            command = bot(dataclasses.replace(decision, out_of_time=out_of_time))
+            seen[decision.seat] = {"playouts": decision.playouts, "budget_ms": decision.budget_ms,
+                                   "stopped": any(stopped), "seconds": time.monotonic() - started}
+            return command
+        return decide
+
+    monkeypatch.setattr(workers.bot_turn, "policy", watched)
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "search", "playouts": 8, "budget_ms": 2000},
+             {"kind": "bot", "bot": "search", "playouts": 20_000, "budget_ms": 10}]
+    game_id = runtime.handler.create("scharfe-schoten", 3, {"rounds": 1}, seats, None).game_id
+    runtime.handler.execute(game_id, None, {"type": "take_seat", "seat": 0})
+    for seat in (1, 2):  # both predict at once; each job moves its seat alone (the human is to act too)
+        assert play_bot_turn(game_id, seat, runtime.handler.load(game_id).seq, handler=runtime.handler) == "played"
+    assert (seen[1]["playouts"], seen[1]["budget_ms"], seen[1]["stopped"]) == (8, 2000, False)
+    assert (seen[2]["playouts"], seen[2]["budget_ms"], seen[2]["stopped"]) == (20_000, 10, True)
+    assert seen[2]["seconds"] < 5  # stopped: 20,000 playouts of a prediction take minutes

@@ -66,9 +66,9 @@ def test_a_bot_worker_decides_from_the_fresh_history_and_reads_each_event_about_
     monkeypatch.setattr(workers.bot_turn, "HISTORIES", SeatHistories())
     seen, decide = [], workers.bot_turn.decision_for
 
-    def capture(table, state, events, seat, rng, out_of_time, budget_ms, history=None):
+    def capture(table, state, events, seat, rng, out_of_time, budget_ms, history=None, playouts=None):
         seen.append((seat, history))
-        return decide(table, state, events, seat, rng, out_of_time, budget_ms, history=history)
+        return decide(table, state, events, seat, rng, out_of_time, budget_ms, history=history, playouts=playouts)
 
     monkeypatch.setattr(workers.bot_turn, "decision_for", capture)
     choose, turns = workers.bot_turn.choose, []
