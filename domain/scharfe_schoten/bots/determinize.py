@@ -12,6 +12,10 @@ The state is built as the game builds it: the seat's redacted history with the h
 filled in, folded through ``Table.fold``, so the sample's state obeys the game's own rules and
 the seat's view of it equals the seat's real view. Earlier deals are filled once (their cards
 no longer matter, only their public scores); the current deal is filled per sample.
+
+A sample comes in two steps, ``draw`` (the hidden cards: cheap) and ``state_of`` (the fold), so
+the search can weigh several drawn deals by what the other seats did (``inference``) and fold
+only the one it keeps.
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from .heuristic import choose_prediction
 from .situation import from_state
 
 TABLE = Table({ScharfeSchoten.name: ScharfeSchoten()})
+Drawn = tuple[list[tuple[str, ...]], list[str], list[str]]  # (dealt hands, cupboard in take order, taken cards)
 
 
 class Deal:
@@ -52,7 +57,7 @@ class Deal:
         seen = set(self.own) | {card for other, cards in enumerate(self.played) if other != seat for card in cards}
         self.unseen = {colour: [c for c in SPICE_DECK if colour_of(c) == colour and c not in seen] for colour in COLOURS}
 
-    def sample(self, rng: random.Random) -> tuple[list[tuple[str, ...]], list[str], list[str]]:
+    def sample(self, rng: random.Random) -> Drawn:
         """(dealt hands, cupboard in take order, the card of each take) consistent with the counts."""
         players = len(self.played)
         held: list[list[str]] = [list(cards) for cards in self.played]
@@ -87,20 +92,19 @@ class Determinizer:
         fixed = random.Random(0)
         self.base = TABLE.fold(TableState(), [_event(e) for e in history[:starts[0]]])
         for first, end in zip(starts, starts[1:]):
-            self.base = TABLE.fold(self.base, self._fill(history[first:end], decision.players, fixed, self.base))
+            deal = Deal(history[first:end], self.seat, decision.players)
+            self.base = TABLE.fold(self.base, self._fill(deal, deal.sample(fixed), self.base))
         self.current = history[start:]
         self.deal = Deal(self.current, self.seat, decision.players)
         self.players = decision.players
 
-    def _fill(self, events: Sequence[Mapping], players: int, rng: random.Random,
-              state: TableState) -> list[Event]:
-        """The deal's events with every hidden field filled from a sample; ``state`` is the one
+    def _fill(self, deal: Deal, drawn: Drawn, state: TableState) -> list[Event]:
+        """The deal's events with every hidden field filled from ``drawn``; ``state`` is the one
         before them (a guessed prediction is made on the sampled hand)."""
-        deal = Deal(events, self.seat, players)
-        hands, cupboard, taken = deal.sample(rng)
+        hands, cupboard, taken = drawn
         out: list[Event] = []
         takes = iter(taken)
-        for event in events:
+        for event in deal.events:
             data, kind = dict(event["data"]), event["type"]
             if kind == "HandsDealt":
                 data["hands"] = [list(hand) for hand in hands]
@@ -119,9 +123,17 @@ class Determinizer:
             out.append(Event(kind, data, PUBLIC, event["v"]))
         return out
 
+    def draw(self, rng: random.Random) -> Drawn:
+        """The current deal's hidden cards, drawn with ``rng`` consistently with all the seat knows."""
+        return self.deal.sample(rng)
+
+    def state_of(self, drawn: Drawn) -> TableState:
+        """The concrete state of a drawn deal."""
+        return TABLE.fold(self.base, self._fill(self.deal, drawn, self.base))
+
     def sample(self, rng: random.Random) -> TableState:
         """A concrete state consistent with everything the seat knows, drawn with ``rng``."""
-        return TABLE.fold(self.base, self._fill(self.current, self.players, rng, self.base))
+        return self.state_of(self.draw(rng))
 
 
 def _event(event: Mapping) -> Event:

@@ -167,20 +167,25 @@ def estimate_collection(sit: Situation) -> tuple[dict[str, float], float]:
     tricks = 0.0
     others = [seat for seat in range(sit.players) if seat != sit.seat]
     left = max(1, len(sit.hand))
+    # Per led colour, what a won trick brings besides the card: the same for every card of it
+    # (worked out once per colour: the search's inference calls this for many drawn hands).
+    follows, spreads, shares = {}, {}, {}
+    for colour in COLOURS:
+        # A seat follows with this colour while it has some; a void seat adds some other colour.
+        follow = sum(min(1.0, lead.hand_counts[seat][colour] * sit.players / left) for seat in others)
+        follows[colour] = follow = min(follow, len(others))
+        spreads[colour] = len(others) - follow
+        total_other = sum(lead.hand_counts[seat][c] for seat in others for c in COLOURS if c != colour) or 1
+        shares[colour] = [(other, sum(lead.hand_counts[seat][other] for seat in others) / total_other)
+                          for other in COLOURS if other != colour]
     for card in sit.hand:
         chance = win_chance(lead, card, unseen)
         tricks += chance
         colour = colour_of(card)
-        # A seat follows with this colour while it has some; a void seat adds some other colour.
-        follow = sum(min(1.0, lead.hand_counts[seat][colour] * sit.players / left) for seat in others)
-        follow = min(follow, len(others))
-        estimate[colour] += chance * (1 + follow)
-        spread = len(others) - follow
-        total_other = sum(lead.hand_counts[seat][c] for seat in others for c in COLOURS if c != colour) or 1
-        for other in COLOURS:
-            if other != colour:
-                share = sum(lead.hand_counts[seat][other] for seat in others) / total_other
-                estimate[other] += chance * spread * share
+        estimate[colour] += chance * (1 + follows[colour])
+        spread = spreads[colour]
+        for other, share in shares[colour]:
+            estimate[other] += chance * spread * share
     return estimate, tricks
 
 

@@ -1,7 +1,7 @@
-"""The ``search`` bot: determinization and perfect-information Monte Carlo (PIMC).
+"""The ``search`` bot: determinization and perfect-information Monte Carlo (PIMC), with inference.
 
-For a decision with more than one legal command it takes the heuristic's best few commands
-(``width``), then repeatedly samples a concrete state
+For a decision with more than one legal command (a prediction, a card or a cupboard take) it
+takes the heuristic's best few commands (``width``), then repeatedly samples a concrete state
 consistent with all the seat knows (``determinize``), and on each sample tries each of
 them: the command, then the rest of the current deal played out by the heuristic at every
 seat, through the game's simulator (``simulator``: built from the sample once, copied per
@@ -9,11 +9,22 @@ command; it agrees with ``decide``/``evolve`` on every prediction, card and take
 the round as they do, but builds no events). A playout scores the seat's points of the deal
 (every seat plays for itself). The command with the best mean wins; ties keep the
 heuristic's choice. Every command is tried on the same samples, so their means differ by the
-command and not by the luck of the draw.
+command and not by the luck of the draw. Once the predictions are revealed, each sample is
+picked from ``CANDIDATES`` drawn deals by how likely each makes the other seats' predictions
+(``inference``).
 
-A playout stops at the end of the current deal: the next deal comes from the secret seed,
-which no bot has. The search stops when ``decision.out_of_time()`` says so (checked between
-playouts) or after ``max_playouts``, so without a clock it ends after the same work every time.
+The budget is playouts: one playout is one command played out to the deal's end on one sample,
+``decision.playouts`` of them a decision (None: ``DEFAULT_PLAYOUTS``). ``DEFAULT_PLAYOUTS`` keeps
+a decision within p50 150 ms and p99 500 ms on the 2-core VM (docs/bots-and-arena.md). A playout
+stops at the end of the current deal: the next deal comes from the secret seed, which no bot
+has. ``decision.out_of_time()`` is only a safety net (checked between playouts); without a
+clock a decision ends after the same work every time, so with a seeded ``decision.rng`` it is
+deterministic and its strength does not depend on the machine's load.
+
+The arena's rungs: ``infer_policy`` ("search-infer": with inference), ``deal_policy`` ("search"
+and "search-deal": the same without inference, which measured stronger, so it is the seats'
+``policy``) and ``cards_policy`` ("search-cards": no inference, and the heuristic predicts;
+cards and takes are searched, both being card-play decisions).
 """
 from __future__ import annotations
 
@@ -22,10 +33,12 @@ from ..cards import COLOURS, SPICE_DECK
 from ..simulator import COLOUR_MASKS, Simulator, action_of, command_of, from_state as simulator_of
 from . import heuristic
 from .determinize import Determinizer
+from .inference import Inference
 from .situation import Situation, from_decision
 
-MAX_PLAYOUTS = 240  # across all commands; at 150 ms the clock usually stops the search first
+DEFAULT_PLAYOUTS = 24  # a decision's budget, across all commands (the p50/p99 in the module's doc)
 WIDTH = 4  # the heuristic's best few commands are searched: the rest are rarely better
+CANDIDATES = 4  # drawn deals weighed per sample with inference
 SEARCHED_PHASES = ("predicting", "playing", "taking")
 
 
@@ -72,27 +85,36 @@ def playout(start: Simulator, seat: int, command: dict) -> int:
     return sim.points()[seat]
 
 
-def make_search(max_playouts: int = MAX_PLAYOUTS, width: int = WIDTH):
-    """A search policy trying the heuristic's best ``width`` commands, in at most ``max_playouts``
-    playouts per decision."""
+def make_search(playouts: int | None = None, width: int = WIDTH, predictions: bool = True,
+                infer: bool = True, candidates: int = CANDIDATES):
+    """A search policy trying the heuristic's best ``width`` commands in ``decision.playouts``
+    playouts a decision (None: ``playouts``, and if that is None too, ``DEFAULT_PLAYOUTS``).
+    ``predictions``: search the predictions too (else the heuristic predicts); ``infer``: draw
+    each sample from ``candidates`` deals by their ``inference`` weight (else the first drawn)."""
 
     def policy(decision) -> dict:
         legal = decision.legal
         phase = decision.view["game_state"]["phase"]
         if len(legal) == 1 or phase not in SEARCHED_PHASES:
             return legal[0]
-        legal = heuristic.ranked(from_decision(decision), phase, legal)[:width]
+        legal = heuristic.ranked(from_decision(decision), phase, legal)
+        if phase == "predicting" and not predictions:
+            return legal[0]
+        legal = legal[:width]
         fallback = legal[0]
         if len(legal) == 1 or decision.out_of_time():
             return fallback
+        budget = decision.playouts if decision.playouts is not None else playouts or DEFAULT_PLAYOUTS
         sampler = Determinizer(decision)
+        weigh = Inference(sampler.deal, decision.players) if infer else None
         totals = [0.0] * len(legal)
         runs = [0] * len(legal)
         done = 0
-        while done < max_playouts:
-            state = simulator_of(sampler.sample(decision.rng).inner)
+        while done < budget:
+            state = simulator_of(sampler.state_of(draw(sampler, weigh, candidates, decision.rng)).inner)
             for index, command in enumerate(legal):
-                if done >= max_playouts or decision.out_of_time():
+                # The clock is only a safety net: without it the budget alone ends the search.
+                if done >= budget or decision.out_of_time():
                     return _best(legal, totals, runs, fallback)
                 totals[index] += playout(state, decision.seat, command)
                 runs[index] += 1
@@ -100,6 +122,17 @@ def make_search(max_playouts: int = MAX_PLAYOUTS, width: int = WIDTH):
         return _best(legal, totals, runs, fallback)
 
     return policy
+
+
+def draw(sampler: Determinizer, weigh: Inference | None, candidates: int, rng):
+    """One deal of hidden cards: with inference, one of ``candidates`` drawn deals, picked with
+    chance proportional to its weight (sampling-importance-resampling), so every playout is
+    spent on a deal as likely as the public choices make it."""
+    if weigh is None or not weigh.informed or candidates < 2:
+        return sampler.draw(rng)
+    drawn = [sampler.draw(rng) for _ in range(candidates)]
+    weights = [weigh.weight(hands) for hands, _, _ in drawn]
+    return drawn[rng.choices(range(candidates), weights=weights)[0]]
 
 
 def _best(legal: list[dict], totals: list[float], runs: list[int], fallback: dict) -> dict:
@@ -114,4 +147,7 @@ def _best(legal: list[dict], totals: list[float], runs: list[int], fallback: dic
     return fallback if fallback in best else best[0]
 
 
-policy = make_search()
+infer_policy = make_search()  # "search-infer": every decision searched, with inference
+deal_policy = make_search(infer=False)  # "search" and "search-deal": every decision searched, no inference
+policy = deal_policy
+cards_policy = make_search(predictions=False, infer=False)  # "search-cards": the heuristic predicts

@@ -18,7 +18,7 @@ from domain.table import Table
 GAME = ScharfeSchoten()
 TABLE = Table({GAME.name: GAME})
 QUICK = {"rounds": 1}
-CHEAP_SEARCH = search.make_search(max_playouts=8, width=4)
+CHEAP_SEARCH = search.make_search(playouts=8, width=4)
 
 
 def seed(number: int) -> str:
