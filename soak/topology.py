@@ -112,13 +112,30 @@ class Topology:
             self.start_api(name)
         for _ in range(2):
             self.start_worker()
-        (self.tmp / "nginx.conf").write_text(nginx_config(self.tmp, self.listen, self.ports))
-        self.nginx = subprocess.Popen([self.nginx_binary, "-p", str(self.tmp), "-c", str(self.tmp / "nginx.conf"),
-                                       "-e", str(self.tmp / "error.log")],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.start_nginx()
         for prefix in ("/a", "/b", ""):
             self.wait_healthy(prefix, START_S)
         return self
+
+    def start_nginx(self, attempts: int = 5) -> None:
+        """nginx on ``self.listen``, or on a new free port when that one was taken meanwhile: the
+        port was free when chosen, but every outgoing connection since (to the cluster, the queue)
+        took an ephemeral port from the same range, and so may another test's processes."""
+        for _ in range(attempts):
+            (self.tmp / "nginx.conf").write_text(nginx_config(self.tmp, self.listen, self.ports))
+            self.nginx = subprocess.Popen([self.nginx_binary, "-p", str(self.tmp), "-c", str(self.tmp / "nginx.conf"),
+                                           "-e", str(self.tmp / "error.log")],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            try:
+                self.nginx.wait(timeout=0.5)  # nginx checks its listen port at once, then stays
+            except subprocess.TimeoutExpired:
+                return
+            error = self.nginx.stderr.read()
+            if "Address already in use" not in error:
+                raise RuntimeError(f"nginx exited: {error}")
+            self.listen = free_port()
+            self.url = f"http://127.0.0.1:{self.listen}"
+        raise RuntimeError(f"nginx found no free port in {attempts} attempts")
 
     def start_api(self, name: str) -> None:
         metrics = self.tmp / f"metrics-{name}-{uuid.uuid4().hex[:6]}"

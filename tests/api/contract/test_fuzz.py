@@ -36,9 +36,6 @@ def _clamp_block(query: dict | None, name: str, required: bool) -> None:
         query[name] = MAX_BLOCK_S
 
 
-# The budget check below sums what this module's tests generated in one process: under pytest-xdist the
-# whole module runs on one worker, in order.
-pytestmark = pytest.mark.xdist_group("fuzz")
 CASE_COUNTS: dict[str, int] = {}
 AUTH_CHOICES = ("none", "token", "token", "other-seat", "bogus", "malformed", "generated")
 
