@@ -109,6 +109,19 @@ class Seat:
         return out
 
 
+def _search_option(raw: Mapping, name: str, what: str, bot: str, bounds: tuple[int, int], unit: str,
+                   where: str, problems: dict[str, list[str]]) -> int | None:
+    """A search seat's whole-number option ``name`` (``what`` it is to a reader), None when omitted;
+    a problem when another bot names it or it is out of ``bounds``."""
+    value = raw.get(name)
+    low, high = bounds
+    if value is not None and bot != "search":
+        problems[f"{where}.{name}"] = [f"only a search bot takes {what}"]
+    elif value is not None and (not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high):
+        problems[f"{where}.{name}"] = [f"must be a whole number of {unit} {low}..{high}"]
+    return value
+
+
 @dataclass(frozen=True)
 class TableState:
     game: Game | None = None
@@ -212,20 +225,10 @@ class Table:
                 bot = raw.get("bot", "random")
                 if bot not in BOT_KINDS:
                     problems[f"seats[{i}].bot"] = [f"unknown bot {bot!r}; one of {list(BOT_KINDS)}"]
-                budget = raw.get("budget_ms")
-                low, high = BUDGET_MS_RANGE
-                if budget is not None and bot != "search":
-                    problems[f"seats[{i}].budget_ms"] = ["only a search bot takes a budget"]
-                elif budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)
-                                             or not low <= budget <= high):
-                    problems[f"seats[{i}].budget_ms"] = [f"must be a whole number of milliseconds {low}..{high}"]
-                playouts = raw.get("playouts")
-                low, high = PLAYOUTS_RANGE
-                if playouts is not None and bot != "search":
-                    problems[f"seats[{i}].playouts"] = ["only a search bot takes playouts"]
-                elif playouts is not None and (not isinstance(playouts, int) or isinstance(playouts, bool)
-                                               or not low <= playouts <= high):
-                    problems[f"seats[{i}].playouts"] = [f"must be a whole number of playouts {low}..{high}"]
+                budget = _search_option(raw, "budget_ms", "a budget", bot, BUDGET_MS_RANGE, "milliseconds",
+                                        f"seats[{i}]", problems)
+                playouts = _search_option(raw, "playouts", "playouts", bot, PLAYOUTS_RANGE, "playouts",
+                                          f"seats[{i}]", problems)
                 if bot == "search":
                     budget = DEFAULT_BUDGET_MS if budget is None else budget
                     playouts = default_playouts(game) if playouts is None else playouts

@@ -11,6 +11,7 @@ from api.quotas import Quotas
 from workers import analysis as job
 
 from .contract.spec import validate_response
+from .queue_recorder import Recorder
 
 KEY = "analysis-operator-key"
 GAMES = {  # all bots: the game is played to its end inside the POST that creates it
@@ -18,17 +19,6 @@ GAMES = {  # all bots: the game is played to its end inside the POST that create
     "scharwenzel": {"players": 4, "rules": {"deals": 1}},
     "scharfe-schoten": {"players": 3, "rules": {"rounds": 1}},
 }
-
-
-class Recorder:
-    """Stands in for the RQ queue: keeps the jobs instead of running them."""
-    name = "stich-bots"
-
-    def __init__(self):
-        self.jobs = []
-
-    def enqueue(self, func, *args, **options):
-        self.jobs.append((func, args, options))
 
 
 @pytest.fixture(autouse=True)

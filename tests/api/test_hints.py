@@ -15,22 +15,12 @@ from domain.bots.decision import decision_for, seat_history
 from workers import hint as job
 
 from .contract.spec import validate_response
+from .queue_recorder import Recorder
 
 KEY = "hint-operator-key"
 PATH = "/v1/games/{id}/seats/{seat}/hint"
 SCHOTEN = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}}
 HUMAN, BOT = {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}
-
-
-class Recorder:
-    """Stands in for the RQ queue: keeps the jobs instead of running them."""
-    name = "stich-bots"
-
-    def __init__(self):
-        self.jobs = []
-
-    def enqueue(self, func, *args, **options):
-        self.jobs.append((func, args, options))
 
 
 @pytest.fixture(autouse=True)
