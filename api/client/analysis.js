@@ -146,6 +146,9 @@ export function analysisPanel({ gameId, game, last, finished, track, jump }) {
       live.textContent = "A game is analysed once it has finished.";
       return;
     }
+    // The API tells "nobody asked yet" only by GET's 404 analysis_not_found (no summary field says
+    // it, and POST would start an analysis): it is an answer here, shown as a button and never
+    // logged. Chromium still lists any 4xx in its console as a network entry; a page cannot stop that.
     try {
       await follow(await call("GET"));
     } catch (error) {

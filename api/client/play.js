@@ -2,9 +2,10 @@
 
 import { analysisPanel } from "./analysis.js";
 import { ApiError, EventFollower, request, sendCommand } from "./api.js";
-import { GAME_NAMES, describeEvent, seatName } from "./cards.js";
+import { GAME_NAMES, describeCommand, describeEvent, seatName } from "./cards.js";
 import { clear, h } from "./dom.js";
-import { renderTable } from "./table.js";
+import { HintTimeout, PATIENCE_MS, askForHint } from "./hint.js";
+import { renderTable, sameCommand } from "./table.js";
 import { seats } from "./store.js";
 import { tournamentLobby, tournamentScreen } from "./tournament.js";
 
@@ -105,6 +106,8 @@ function lobby() {
   const controls = h("fieldset", { id: "new-controls" });
   const seatList = h("fieldset", { id: "new-seats" });
   const custom = h("input", { id: "new-custom", name: "custom", placeholder: '{"stoss": 1}', size: 24 });
+  // Hints are the table's agreement, recorded in the game for every seat to see (GameCreated.hints).
+  const hints = h("input", { type: "checkbox", id: "new-hints", name: "hints", "aria-describedby": "new-hints-help" });
 
   function fillSeats() {
     const count = Number(playersSelect.value);
@@ -151,7 +154,7 @@ function lobby() {
       (s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value }));
     try {
       const created = await request("POST", "/v1/games", {
-        body: { game, players: Number(playersSelect.value), rules, seats: seatKinds },
+        body: { game, players: Number(playersSelect.value), rules, seats: seatKinds, ...(hints.checked ? { hints: true } : {}) },
       });
       const mine = seatKinds.findIndex((s) => s.kind === "human");
       if (mine >= 0) await takeSeat(created.id, mine);
@@ -173,6 +176,8 @@ function lobby() {
       h("label", {}, "Rules ", presetSelect),
       controls,
       seatList,
+      h("p", {}, h("label", { for: "new-hints" }, hints, " Hints"), " ",
+        h("span", { id: "new-hints-help", class: "note" }, "every seat may ask the search bot for a suggestion on its turn")),
       h("details", { id: "advanced" }, h("summary", {}, "Advanced: more rules as JSON"),
         h("label", {}, "Rules (JSON, merged over the choices above; see the game's page in the docs) ", custom)), " ",
       h("button", { type: "submit", id: "create-game" }, "Create and sit down")),
@@ -214,19 +219,82 @@ function table(gameId) {
   let fetching = null;
   let again = false;
   const log = [];
-  const screen = { stop() { if (screen.follower) screen.follower.stop(); } };
+  // The hint asked for at one seq: {seq, pending, command, text, error, controller}; null for none.
+  let hint = null;
+  const screen = {
+    stop() {
+      if (screen.follower) screen.follower.stop();
+      if (hint && hint.controller) hint.controller.abort();
+    },
+  };
   show(screen);
+  // What the hint says, in a live region that outlives the table's redraws (a region drawn anew
+  // with its words in it is not reliably read out).
+  const hintSaid = h("p", { id: "hint-status", class: "visually-hidden", role: "status", "aria-live": "polite" });
 
   const logList = h("ol", { id: "log", "aria-label": "What happened", tabindex: "0" }); // it scrolls: reachable by keyboard
   const area = h("div", { id: "table-area" });
   const links = h("p", { class: "links" });
-  clear(main).append(area, links, h("section", { "aria-label": "Events" }, h("h2", {}, "What happened"), logList));
+  clear(main).append(area, hintSaid, links, h("section", { "aria-label": "Events" }, h("h2", {}, "What happened"), logList));
+
+  function sayHint(text) {
+    hintSaid.textContent = "";
+    hintSaid.textContent = text;
+  }
+
+  // A hint is for its seq only: once the view has moved on its mark goes, and a search still
+  // being waited for is no longer waited for.
+  function forgetStaleHint() {
+    if (!hint || !view || hint.seq === view.seq) return;
+    const waiting = hint.pending;
+    if (hint.controller) hint.controller.abort();
+    hint = null;
+    sayHint(waiting ? "The game moved on before the hint came." : "");
+  }
+
+  async function askHint() {
+    if (!view || !token || (hint && hint.pending && hint.seq === view.seq)) return;
+    const seq = view.seq;
+    const controller = new AbortController();
+    hint = { seq, pending: true, text: "Asking the search bot for a hint…", controller };
+    draw();
+    sayHint(hint.text);
+    const mine = hint;
+    try {
+      const answer = await askForHint(gameId, view.viewer, token, {
+        signal: controller.signal,
+        onWait: (waited) => {
+          if (hint !== mine) return;
+          mine.text = `The search bot is thinking… (${Math.round(waited / 1000)} of ${PATIENCE_MS / 1000} s)`;
+          draw();
+        },
+      });
+      if (hint !== mine) return;
+      if (answer.seq !== view.seq) {
+        hint = { seq: view.seq, text: "The game moved on before the hint came.", error: true };
+      } else {
+        const legal = (view.legal || []).find((c) => sameCommand(c, answer.command));
+        hint = { seq, command: legal || null, text: legal ? `Hint: ${describeCommand(view.game, view, legal)}`
+          : `The hint (${describeCommand(view.game, view, answer.command)}) is not one of your moves now: ask again.`, error: !legal };
+      }
+    } catch (error) {
+      if (hint !== mine || controller.signal.aborted) return; // the view moved on: forgetStaleHint said so
+      const text = error instanceof HintTimeout ? `No hint: ${error.message}. Press Hint to ask again.`
+        : `No hint: ${problemText(error)}`;
+      hint = { seq, text, error: true };
+    }
+    draw(); // which forgets the hint if the view has moved on meanwhile
+    if (hint) sayHint(hint.text);
+  }
 
   function draw() {
     if (!view) return;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     const mayAct = token && !busy && view.legal && view.legal.length ? act : null;
-    clear(area).append(renderTable(view, { onCommand: mayAct, connection, note }));
+    forgetStaleHint();
+    const hinting = view.hints && token && view.status !== "finished"
+      ? { ...(hint || {}), onAsk: askHint } : null;
+    clear(area).append(renderTable(view, { onCommand: mayAct, connection, note, hint: hinting }));
     const free = (view.seats || []).filter((s) => s.kind === "human" && !s.taken);
     clear(links).append(h("a", { href: "#" }, "Lobby"), " · ", h("a", { href: `#replay/${gameId}` }, "Replay"),
       ...(mine && mine.tournament ? [" · ", h("a", { href: `#tournament/${mine.tournament}`, id: "back-to-tournament" }, "Back to the tournament")] : []),

@@ -14,18 +14,27 @@ const PHASES = {
 
 const PLACES = ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
 
+// Commands equal as JSON whatever their keys' order (a hint's command beside the view's legal ones).
+export function sameCommand(a, b) {
+  const sorted = (value) => (value && typeof value === "object" && !Array.isArray(value)
+    ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])]))
+    : Array.isArray(value) ? value.map(sorted) : value);
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
 // A card: its SVG face (decoration) inside an element that names it in words. A legal card is a
-// raised, outlined button; the others are dimmed and disabled.
-export function card(game, code, { legal = false, onclick = null, small = false, extra = "", superTrump = false } = {}) {
+// raised, outlined button; the others are dimmed and disabled. The one a hint suggests is marked,
+// and described by the hint's words (#hint-text), so the mark is not told by colour alone.
+export function card(game, code, { legal = false, onclick = null, small = false, extra = "", superTrump = false, hinted = false } = {}) {
   const parsed = parseCard(game, code);
   const label = parsed ? parsed.name + (superTrump ? " (super trump)" : "") : code;
   const classes = ["card", `game-${game}`, parsed ? `suit-${parsed.suit}` : "", small ? "small" : "", legal ? "legal" : "",
-    superTrump ? "super" : "", extra].filter(Boolean).join(" ");
+    superTrump ? "super" : "", hinted ? "hinted" : "", extra].filter(Boolean).join(" ");
   const face = cardFace(game, parsed, { superTrump });
   if (!onclick) return h("span", { class: classes, role: "img", "aria-label": label, title: label, dataset: { card: code } }, face);
   return h("button", {
     type: "button", class: classes, title: label, "aria-label": legal ? `Play ${label}` : `${label} (not playable now)`,
-    disabled: !legal, dataset: { card: code, key: `card-${code}` }, onclick,
+    disabled: !legal, dataset: { card: code, key: `card-${code}` }, onclick, "aria-describedby": hinted ? "hint-text" : null,
   }, face);
 }
 
@@ -326,7 +335,7 @@ function scoreSheet(game, view) {
   return h("section", { id: "scores", "aria-label": "Scores" }, parts);
 }
 
-function handSection(game, view, onCommand) {
+function handSection(game, view, onCommand, hinted) {
   const s = view.game_state || {};
   if (!s.hand) return null;
   const playable = new Map(view.legal.filter((c) => c.type === "play").map((c) => [c.card, c]));
@@ -334,6 +343,7 @@ function handSection(game, view, onCommand) {
     s.hand.length ? h("div", { class: "cards" }, s.hand.map((code) => card(game, code, {
       legal: playable.has(code), superTrump: (s.super_trumps || []).includes(code),
       onclick: onCommand ? () => onCommand(playable.get(code)) : null,
+      hinted: !!(onCommand && hinted && playable.has(code) && sameCommand(hinted, playable.get(code))),
     }))) : h("p", { class: "note" }, "No cards"));
 }
 
@@ -341,7 +351,7 @@ function handSection(game, view, onCommand) {
 // redraws so that a new event between the two presses does not lose the first.
 let armed = null;
 
-function movesSection(game, view, onCommand) {
+function movesSection(game, view, onCommand, hinted) {
   const other = inSafeOrder((view.legal || []).filter((c) => c.type !== "play"));
   const reasons = onCommand ? missingReasons(game, view) : [];
   if ((!other.length || !onCommand) && !reasons.length) return null;
@@ -352,11 +362,14 @@ function movesSection(game, view, onCommand) {
       const key = JSON.stringify(command);
       const words = describeCommand(game, view, command);
       const isArmed = armed === key;
+      const isHinted = !!hinted && sameCommand(hinted, command);
+      const described = [risky(command) ? "risky-help" : "", isHinted ? "hint-text" : ""].filter(Boolean).join(" ");
       return h("button", {
         type: "button",
-        class: ["move", "legal", safe(command) ? "safe" : "", risky(command) ? "risky" : "", isArmed ? "armed" : ""].filter(Boolean).join(" "),
+        class: ["move", "legal", safe(command) ? "safe" : "", risky(command) ? "risky" : "", isArmed ? "armed" : "",
+          isHinted ? "hinted" : ""].filter(Boolean).join(" "),
         dataset: { command: key, key: `move-${key}`, index: i, words },
-        "aria-describedby": risky(command) ? "risky-help" : null,
+        "aria-describedby": described || null,
         onclick: (event) => {
           if (risky(command) && armed !== key) {
             armed = key;
@@ -421,8 +434,26 @@ function finalBanner(view) {
   return h("p", { id: "final", class: "banner", role: "status" }, text, view.cut_short ? ` (cut short: ${view.cut_short})` : "");
 }
 
-// The whole table. ``onCommand`` is null when the view is read-only (spectating, replay).
-export function renderTable(view, { onCommand = null, connection = "", note = "" } = {}) {
+// A game with hints, at the seat's own table: while it is the seat's turn a button asks for the
+// search's suggestion; ``hint`` is what the page knows of it ({text, pending, onAsk}). The words
+// are shown here; the page says them in its own live region, which outlives these redraws.
+function hintSection(view, onCommand, hint) {
+  if (!hint) return null;
+  const myTurn = !!onCommand && (view.legal || []).length > 0;
+  if (!myTurn && !hint.text) return null;
+  return h("section", { id: "hint", "aria-label": "Hint" },
+    myTurn ? h("button", {
+      type: "button", id: "hint-ask", class: "hint-ask", dataset: { key: "hint-ask" },
+      // Not disabled while it asks: a disabled button would lose the keyboard's focus to a move.
+      "aria-disabled": hint.pending ? "true" : null, onclick: () => { if (!hint.pending) hint.onAsk(); },
+    }, hint.pending ? "Hint (asking…)" : "Hint") : null,
+    h("p", { id: "hint-text", class: ["note", hint.error ? "error" : ""].filter(Boolean).join(" ") }, hint.text || ""));
+}
+
+// The whole table. ``onCommand`` is null when the view is read-only (spectating, replay);
+// ``hint`` is given at a seat's own table in a game with hints (see hintSection).
+export function renderTable(view, { onCommand = null, connection = "", note = "", hint = null } = {}) {
+  const hinted = hint && onCommand ? hint.command : null;
   const game = view.game;
   const state = view.game_state || {};
   const phase = view.status === "waiting" ? "waiting" : state.phase;
@@ -436,8 +467,9 @@ export function renderTable(view, { onCommand = null, connection = "", note = ""
       note ? h("p", { id: "note", class: "note" }, note) : null),
     finalBanner(view),
     seatsSection(game, view),
-    movesSection(game, view, onCommand),
-    handSection(game, view, onCommand),
+    movesSection(game, view, onCommand, hinted),
+    handSection(game, view, onCommand, hinted),
+    hintSection(view, onCommand, hint),
     infoSection(game, view),
     scoreSheet(game, view));
 }
