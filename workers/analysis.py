@@ -1,7 +1,7 @@
 """The analysis job: a finished game's decisions judged by the search (``domain/bots/analysis.py``),
 in the background, its progress and result kept in Redis beside the game.
 
-One record per game and head, ``{prefix}:{g:<id>}:analysis:<head>`` (the game's hash tag: its
+One record per game and head, ``{prefix}:{g:<id>}:analysis:v<VERSION>:<head>`` (the game's hash tag: its
 slot in Redis Cluster), JSON, kept ``RECORD_TTL_S``: ``queued`` when asked for, ``running`` with
 its progress while the job works, then ``done`` with the result (or ``failed``). The head names
 the game's whole history, so a record never goes stale; asking again for a head already done
@@ -43,8 +43,13 @@ def budget_from_env() -> Budget:
                   int(os.environ.get("STICH_ANALYSIS_MAX_DECISIONS", default.max_decisions)))
 
 
+# What the analysis judges, in its key, so that an upgrade that judges more does not serve the older
+# analyser's records for their week (keys without a version: cards only; 2: the talk and the Stoß too).
+VERSION = 2
+
+
 def record_key(prefix: str, game_id: str, head: str) -> str:
-    return f"{prefix}:{{g:{game_id}}}:analysis:{head}"
+    return f"{prefix}:{{g:{game_id}}}:analysis:v{VERSION}:{head}"
 
 
 def head_of(loaded) -> str:

@@ -18,12 +18,16 @@ GAMES = {  # one short game of each: (players, rules)
 }
 
 
-def finished_game(name: str, seed: int = 1, kind: str = "heuristic") -> tuple[Table, list]:
-    players, rules = GAMES[name]
+def finished_game(name: str, seed: int = 1, kind: str = "heuristic", rules: dict | None = None,
+                  presets: list | None = None, override=None) -> tuple[Table, list]:
+    """``rules`` (default ``GAMES``'), ``presets`` (preset deals) and ``override(decision)``: a
+    command to play instead of the bot's (None: the bot's), for games with a move made on purpose."""
+    players, default_rules = GAMES[name]
+    rules = default_rules if rules is None else rules
     table = Table(all_games())
     seed_hex = random.Random(seed).randbytes(32).hex()
     events = [replace(e, actor="system") for e in
-              table.create(name, players, rules, None, None, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest())]
+              table.create(name, players, rules, None, presets, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest())]
     state = table.fold(TableState(), events)
 
     def add(new, actor):
@@ -42,5 +46,6 @@ def finished_game(name: str, seed: int = 1, kind: str = "heuristic") -> tuple[Ta
             return table, events
         seat = min(table.to_act(state))
         decision = decision_for(table, state, events, seat, random.Random(rng.random()))
-        add(table.decide(state, seat, policy(kind, name)(decision)), seat)
+        command = override(decision) if override is not None else None
+        add(table.decide(state, seat, command or policy(kind, name)(decision)), seat)
     raise RuntimeError("the game did not finish")

@@ -1,20 +1,31 @@
-"""The search's expected value of each card a seat could play: what the analysis of a finished
-game (``domain/bots/analysis.py``) compares the card played with.
+"""The search's expected value of each move a seat could make: what the analysis of a finished
+game (``domain/bots/analysis.py``) compares the move made with.
 
 The ``search`` bot's own machinery: sampled hands (``determinize``) consistent with what the
-seat knows, every card played out by the heuristic to the end of the deal (``rollout.play_out``),
-scored as the deal's value for the seat's side (``outcome.side_value``, in points; a hook is 24)
-plus a little per trick. One card of each run of equal cards is played out (``search.distinct``).
-Each sampled deal is weighted, as the ``search`` bot weighs it, by how likely the other seats'
-bids, trumps and tout answers are with its hands (``inference``). Only card play is judged:
-the search also bids, names trumps and answers the tout, but the analysis does not judge those.
+seat knows, each move played out by the heuristic to the end of the deal, scored as the deal's
+value for the seat's side (``rollout.value``: ``outcome.side_value``, in points, a hook is 24,
+plus a little per trick). Each sampled deal is weighted, as the ``search`` bot weighs it, by how
+likely the other seats' bids, trumps and tout answers are with its hands (``inference``). Every
+decision the search makes is judged:
+
+* a card: one card of each run of equal cards is played out (``search.distinct``), to the end by
+  ``rollout.play_out``;
+* the bid or pass, the trump suit named and the tout answer: every legal choice, from the
+  decision's moment, the rest of the deal's talk and cards the heuristic's (``rollout.finish``),
+  as ``contract.choose`` tries them, all on the same sampled deals. A tout counts as the better
+  move only where the search would announce it (made in ``contract.TOUT_SURE`` of the sampled
+  deals, by weight): a playout sees every hand, which flatters a tout. When the tout was not
+  announced and can no longer reach that share, the playouts stop there, as the search's do.
+
+Only forced moves are left unjudged (None).
 """
 from __future__ import annotations
 
-from ..simulator import from_state
+from ..simulator import action_of, from_state
+from .contract import TOUT_SURE
 from .determinize import prefix_state, sample_hands, sampled_state, starting_hands
 from .knowledge import read
-from .rollout import ROLLOUTS, play_out
+from .rollout import ROLLOUTS, finish, play_out, value
 from .search import distinct, weigher
 
 # Least loss in points of the deal's value for the side (a hook is 24 points) for each mark.
@@ -22,11 +33,13 @@ THRESHOLDS = {"inaccuracy": 2.0, "mistake": 6.0, "blunder": 12.0}
 
 
 def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | None:
-    """(command, expected value) for each distinct legal card, ``played`` among them; None when the
-    decision is not a card to play. At most ``playouts`` playouts, at least one sampled deal."""
+    """(command, expected value) for each move the search weighs, ``played`` among them; None for a
+    forced move. At most ``playouts`` playouts, at least one sampled deal."""
     legal = decision.legal
-    if played.get("type") != "play" or len(legal) < 2 or legal[0]["type"] != "play":
+    if len(legal) < 2 or played not in legal:
         return None
+    if legal[0]["type"] != "play":
+        return _contract(decision, played, playouts)
     known = read(decision)
     kept = distinct(legal, played, known)
     if played not in kept:
@@ -48,3 +61,36 @@ def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | 
         weights += w
     return [(command, total / weights) for command, total in zip(kept, totals)]
 
+
+def _contract(decision, played: dict, playouts: int) -> list[tuple[dict, float]]:
+    """Every legal bid, trump suit or tout answer, on the same sampled deals (``contract.choose``'s)."""
+    legal = decision.legal
+    players, seat, rng = decision.players, decision.seat, decision.rng
+    known = read(decision)
+    actions = [action_of(command, players) for command in legal]
+    prefix = prefix_state(decision, known)
+    weigh = weigher(decision, known)
+    rollout = ROLLOUTS["heuristic"]
+    totals = [0.0] * len(legal)
+    weights = made = missed = 0.0
+    rounds, most = 0, max(1, playouts // len(legal))
+    tout = next((i for i, c in enumerate(legal) if c["type"] == "announce_tout"), None)
+    while rounds < most:
+        hands = sample_hands(known, rng)
+        w = 1.0 if weigh is None else weigh(starting_hands(known, hands))
+        sim = from_state(sampled_state(decision, known, prefix, hands).inner)
+        for i, action in enumerate(actions):
+            moved = sim.copy()
+            moved.apply(action)
+            scored = finish(moved, rollout, rng)
+            totals[i] += w * value(scored, seat)
+            if i == tout:
+                made += w * bool(scored["tout_made"])
+                missed += w * (not scored["tout_made"])
+        weights += w
+        rounds += 1
+        if tout is not None and legal[tout] != played and missed > (1 - TOUT_SURE) * weights / rounds * most:
+            break  # the tout can no longer be sure enough: the search answers no tout, and so did the seat
+    sure = made >= TOUT_SURE * weights  # as the search announces a tout
+    return [(command, total / weights) for i, (command, total) in enumerate(zip(legal, totals))
+            if i != tout or sure or command == played]
