@@ -219,7 +219,7 @@ def followed_stream(follow: StreamWatcher, stream_id: str, seq: int, finished: b
                 yield message
             while (remaining := deadline - time.monotonic()) > 0:
                 until_keepalive = max(0.0, keepalive - time.monotonic())
-                found = follow.next_events(lease.watch, last, min(remaining, wait_s, until_keepalive), PAGE)
+                found = follow.next_events(lease.watch, last, min(remaining, wait_s, until_keepalive), PAGE, known=seq)
                 if not found:
                     if gone is not None and gone():
                         return  # the client hung up: give its slot back now, not at the next write

@@ -26,7 +26,9 @@ restart alone.
 """
 from __future__ import annotations
 
+import inspect
 import logging
+import socket
 import time
 
 import redis
@@ -38,6 +40,49 @@ CLUSTER_SCHEME = "redis+cluster://"
 COMMAND_TIMEOUT_S = 5.0
 CONNECT_TIMEOUT_S = 2.0
 BLOCKING_MARGIN_S = 10.0
+
+
+class PeekingConnection(redis.Connection):
+    """A connection whose pool check costs one system call under gevent.
+
+    Before lending a connection, redis-py's pool asks ``can_read()``: a
+    connection given back with a reply unread must not answer the next caller
+    with it (redis-py 8 on RESP3 asks and then ignores the answer; it relies on
+    closing a connection whose command was interrupted, which it does). The
+    library asks with a ``poll``, which under gevent's monkey-patching builds a
+    poll object and an I/O watcher each time: a tenth of a command's CPU in the
+    HTTP workers' profile. Where the OS socket is non-blocking (gevent's), one
+    ``recv(MSG_PEEK | MSG_DONTWAIT)`` answers the same question. Elsewhere (a
+    blocking socket would wait out its timeout in that call) the library's own
+    check runs."""
+
+    def can_read(self, timeout: float = 0) -> bool:
+        sock = self._sock
+        reader = getattr(self._parser, "_reader", None)  # hiredis's, with the bytes read but not parsed
+        raw = getattr(sock, "_sock", sock)  # gevent's socket wraps the OS one
+        if timeout or sock is None or not hasattr(reader, "has_data") or raw.gettimeout() != 0.0 \
+                or getattr(self._parser, "_next_response", False) is not False:  # redis-py 5's read-ahead
+            return super().can_read(timeout)
+        if reader.has_data():
+            return True
+        try:
+            raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return False
+        except OSError as exc:
+            self.disconnect()
+            raise redis.ConnectionError(f"Error while reading from {self._host_error()}: {exc.args}")
+        return True  # a reply nobody read, or b"": the server closed it; either way not fit to lend
+
+
+_NAME = inspect.signature(redis.ConnectionPool.get_connection).parameters.get("command_name")
+_POOL_WANTS_NAME = _NAME is not None and _NAME.default is inspect.Parameter.empty
+
+
+def take_connection(pool: redis.ConnectionPool) -> redis.Connection:
+    """A connection of ``pool``'s to hold (give it back with ``pool.release``): redis-py before 6
+    wants a command name for it, later ones warn that passing one is deprecated."""
+    return pool.get_connection(*(("PING",) if _POOL_WANTS_NAME else ()))
 
 
 def _retry_once_on_connection_error() -> dict:
@@ -54,6 +99,8 @@ def connect(url: str, max_connections: int = 64) -> redis.Redis | RedisCluster:
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], max_connections=max_connections,
                                      **settings)
+    if url.startswith("redis://"):  # TCP; rediss:// and unix:// keep the library's connection classes
+        settings["connection_class"] = PeekingConnection
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections,
                                                  timeout=COMMAND_TIMEOUT_S, **settings)
     return redis.Redis(connection_pool=pool)

@@ -29,6 +29,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from .codec import StoredEvent, encode_for_viewer
+from .connection import take_connection
 from .store import EventStore, decode_entries
 
 log = logging.getLogger("stich.watch")
@@ -55,10 +56,16 @@ class GameWatch:
         # seq -> {(viewer, revealed): the event's SSE message as bytes}: what a push writes.
         self.frames: dict[int, dict[tuple[int | None, bool], bytes]] = {}
         self.waiters = 0
-        self.changed = threading.Condition()
+        self.lock = threading.Lock()  # over ``recent`` and its renderings
+        # Set once, when the next batch is published, then replaced: a waiter takes the current tick
+        # before it looks at ``seq``, so a batch published in between sets the tick it waits on.
+        # (A Condition's wait makes a lock, a semaphore and a timeout each time under gevent: a
+        # fifth of a stream's time per push in the SSE cycle's profile. An event that stays set
+        # makes nothing; gevent's is compiled.)
+        self.tick = threading.Event()
 
     def publish(self, seq: int, events: list[StoredEvent]) -> None:
-        with self.changed:
+        with self.lock:
             self.recent.extend(events)
             if len(self.recent) > 2 * self.keep:  # trimmed in bulk, so a publish costs O(1) on average
                 del self.recent[:-self.keep]
@@ -66,7 +73,8 @@ class GameWatch:
                 self.rendered = {n: forms for n, forms in self.rendered.items() if n >= first}
                 self.frames = {n: forms for n, forms in self.frames.items() if n >= first}
             self.seq = seq
-            self.changed.notify_all()
+            tick, self.tick = self.tick, threading.Event()
+        tick.set()
 
     def render(self, event: StoredEvent, viewer: int | None, revealed: bool) -> str:
         """The event as ``viewer`` sees it, as compact JSON; made once per viewer while it is recent."""
@@ -168,15 +176,24 @@ class StreamWatcher:
         finally:
             lease.release()
 
-    def next_events(self, watch: GameWatch, after: int, timeout_s: float, count: int = PAGE) -> list[StoredEvent]:
-        """The events after ``after`` (at most ``count``); waits up to ``timeout_s`` while there are none."""
+    def next_events(self, watch: GameWatch, after: int, timeout_s: float, count: int = PAGE,
+                    known: int = 0) -> list[StoredEvent]:
+        """The events after ``after`` (at most ``count``); waits up to ``timeout_s`` while there are none.
+        ``known``: a seq the caller has seen the stream reach (a route's load): events up to it are
+        read at once, without waiting for a new watch's reader to start (on a busy machine that
+        can take longer than a short stream's timeout)."""
+        if after < known and watch.seq is None:
+            return self.store.read(watch.game_id, after, count=count)
         deadline = time.monotonic() + timeout_s
-        with watch.changed:
-            while watch.seq is None or watch.seq <= after:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return []
-                watch.changed.wait(remaining)
+        while True:
+            tick = watch.tick  # first the tick, then the seq: see GameWatch.tick
+            if watch.seq is not None and watch.seq > after:
+                break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return []
+            tick.wait(remaining)
+        with watch.lock:
             cached = watch.cached_after(after, count)
         if cached is not None:
             return cached
@@ -222,29 +239,54 @@ class StreamWatcher:
 
 class BlockingReader:
     """One game's ``XREAD BLOCK`` loop on one connection. On a single server the connection is held
-    for the reader's life and the command sent as it is: a reader reads after every event, and
-    taking a pooled connection each time, and redis-py's per-call argument checks, showed in
-    profiles. A cluster client picks the node per command, so it goes through ``xread``."""
+    for the reader's life and each command written and read on it directly: a reader reads after
+    every event, and redis-py's client layers around a command (its retry wrapper, argument checks,
+    reply callbacks; a client object per reader, whose construction looks the library's version up
+    in the installed packages' metadata) were half of the readers' time in the SSE cycle's profile.
+    A cluster client picks the node per command, so it goes through ``xread``."""
 
     def __init__(self, client: redis.Redis | RedisCluster, key: str, block_ms: int):
         self.key = key
         self.block_ms = block_ms
         self.cluster = isinstance(client, RedisCluster)
-        self.client = client if self.cluster else redis.Redis(connection_pool=client.connection_pool,
-                                                               single_connection_client=True)
+        self.client = client
+        self.connection = None  # a single server's, taken from the client's pool at the first command
 
     def length(self) -> int:
-        return int(self.client.xlen(self.key))
+        if self.cluster:
+            return int(self.client.xlen(self.key))
+        return int(self._command("XLEN", self.key))
 
     def after(self, seq: int) -> list:
-        """The stream's entries after ``seq`` (at most a page), waiting up to the block for the first."""
+        """The stream's entries after ``seq`` (at most a page), waiting up to the block for the first,
+        as ``(entry id, {field: value})`` pairs."""
         if self.cluster:
             reply = self.client.xread({self.key: f"0-{seq}"}, count=PAGE, block=self.block_ms)
-        else:
-            reply = self.client.execute_command("XREAD", "COUNT", PAGE, "BLOCK", self.block_ms,
-                                                "STREAMS", self.key, f"0-{seq}")
-        return reply[0][1] if reply else []
+            return reply[0][1] if reply else []
+        return stream_entries(self._command("XREAD", "COUNT", PAGE, "BLOCK", self.block_ms, "STREAMS", self.key,
+                                            f"0-{seq}"))
+
+    def _command(self, *args):
+        if self.connection is None:
+            self.connection = take_connection(self.client.connection_pool)
+        try:
+            self.connection.send_command(*args)
+            return self.connection.read_response()
+        except BaseException:
+            self.close()  # redis-py has closed a connection whose command failed; the next one is new
+            raise
 
     def close(self) -> None:
-        if not self.cluster:
-            self.client.close()  # gives the held connection back to the pool
+        if self.connection is not None:
+            connection, self.connection = self.connection, None
+            self.client.connection_pool.release(connection)
+
+
+def stream_entries(reply) -> list:
+    """A raw ``XREAD`` reply of one stream as ``(entry id, {field: value})`` pairs: RESP3's map
+    ``{key: entries}`` or RESP2's ``[[key, entries]]`` (which one, the client's protocol says),
+    each entry ``[id, [field, value, ...]]``; None when the block ran out."""
+    if not reply:
+        return []
+    entries = next(iter(reply.values())) if isinstance(reply, dict) else reply[0][1]
+    return [(entry_id, dict(zip(fields[::2], fields[1::2]))) for entry_id, fields in entries]

@@ -6,13 +6,14 @@ import threading
 import time
 
 import pytest
+import redis
 
 from domain.chain import GENESIS
 from domain.event import Event
 from eventstore.codec import encode
 from eventstore.connection import connect, connect_blocking
-from eventstore.store import EventStore
-from eventstore.watch import StreamWatcher, WatchLimit
+from eventstore.store import EventStore, decode_entries
+from eventstore.watch import BlockingReader, StreamWatcher, WatchLimit
 
 BLOCK_S = 0.3  # short blocks, so readers notice quickly that nobody waits any more
 
@@ -55,6 +56,16 @@ def test_events_already_there_come_at_once(url, game_id):
         started = time.monotonic()
         assert [e.seq for e in watcher.next_events(watch, 0, timeout_s=5)] == [1, 2]
         assert time.monotonic() - started < 1
+
+
+def test_events_the_caller_knows_of_come_without_waiting_for_the_reader(url, game_id):
+    """A stream that starts on a game it has just loaded (seq 2) gets those events at once, even
+    with no time to wait, before the new watch's reader has read the stream's length."""
+    watcher = make_watcher(url)
+    watcher.store.append(game_id, [payload(1), payload(2)], expected_seq=0)
+    with watcher.watching(game_id) as watch:
+        assert [e.seq for e in watcher.next_events(watch, 0, timeout_s=0, known=2)] == [1, 2]
+        assert [e.seq for e in watcher.next_events(watch, 1, timeout_s=0, known=2)] == [2]
 
 
 def test_a_wait_ends_with_the_next_append(url, game_id):
@@ -149,3 +160,22 @@ def test_a_reader_survives_a_restart_of_the_server(tmp_path, game_id):
             assert [e.seq for e in watcher.next_events(watch, 1, timeout_s=15)] == [2]
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("protocol", [2, 3])
+def test_a_reader_reads_the_same_entries_over_either_protocol(redis_url, game_id, protocol):
+    """The reader writes its commands on its connection and parses the raw reply itself: RESP3's
+    map and RESP2's array (redis-py 8 speaks RESP3 by default, earlier ones RESP2)."""
+    store = EventStore(connect(redis_url))
+    key = store.keys(game_id).events
+    for n in range(1, 4):
+        assert store.append(game_id, [payload(n)], expected_seq=n - 1).ok
+    reader = BlockingReader(redis.Redis.from_url(redis_url, protocol=protocol), key, 50)
+    try:
+        assert reader.length() == 3
+        entries = reader.after(1)
+        assert [decoded.seq for decoded in decode_entries(entries)] == [2, 3]
+        assert [decoded.data for decoded in decode_entries(entries)] == [{"n": 2}, {"n": 3}]
+        assert reader.after(3) == []  # the block ran out: nothing new
+    finally:
+        reader.close()
