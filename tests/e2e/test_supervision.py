@@ -75,8 +75,11 @@ def healthy_within(url: str, seconds: float) -> float:
     raise AssertionError(f"health was not 200 within {seconds}s")
 
 
-@pytest.fixture
-def serve(tmp_path):
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory):
+    """One `stich serve` for the file: the lock's checks first (a fresh serve, and this start is not
+    spent alone), then the kills (restarted children keep the store's port, password and files)."""
+    tmp_path = tmp_path_factory.mktemp("supervision")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
     process = subprocess.Popen([sys.executable, "-m", "stich.cli", "serve", "--port", str(port), "--data-dir",
@@ -124,6 +127,23 @@ def stored(url: str, game_id: str) -> dict[int, str]:
     return {e["seq"]: e["type"] for e in events}
 
 
+def test_the_private_server_is_locked_and_its_password_never_shown(serve):
+    text = "".join(serve["output"])
+    port = int(re.search(r"redis://127\.0\.0\.1:(\d+)/0 \(password protected\)", text).group(1))
+    # NOAUTH, or redis-py's HELLO refused without AUTH (the server runs: the right password works below)
+    with pytest.raises((redis.exceptions.ResponseError, redis.exceptions.AuthenticationError)):
+        redis.Redis(port=port, socket_timeout=5).get("anything")
+    config = serve["data_dir"] / "stich-private.conf"
+    password = config.read_text().split()[1]
+    assert config.stat().st_mode & 0o077 == 0 and serve["data_dir"].stat().st_mode & 0o077 == 0
+    for path in serve["data_dir"].rglob("*"):
+        assert path.stat().st_mode & 0o077 == 0, path  # the append-only file holds every seed
+    assert redis.Redis(port=port, password=password, socket_timeout=5).ping()
+    assert password not in text
+    valkey = child_matching(serve["process"].pid, r"valkey-server|redis-server")
+    assert password not in command_line(valkey)
+
+
 @pytest.mark.serial  # healthy within 10 s of each kill
 def test_every_child_is_restarted_and_no_acknowledged_move_is_lost(serve):
     url, serve_pid = serve["url"], serve["process"].pid
@@ -156,20 +176,3 @@ def test_every_child_is_restarted_and_no_acknowledged_move_is_lost(serve):
     assert requests.get(f"{url}/v1/games/{game_id}", timeout=10).json()["status"] == "finished"
     text = "".join(serve["output"])
     assert text.count("starting it again") >= 3, text
-
-
-def test_the_private_server_is_locked_and_its_password_never_shown(serve):
-    text = "".join(serve["output"])
-    port = int(re.search(r"redis://127\.0\.0\.1:(\d+)/0 \(password protected\)", text).group(1))
-    # NOAUTH, or redis-py's HELLO refused without AUTH (the server runs: the right password works below)
-    with pytest.raises((redis.exceptions.ResponseError, redis.exceptions.AuthenticationError)):
-        redis.Redis(port=port, socket_timeout=5).get("anything")
-    config = serve["data_dir"] / "stich-private.conf"
-    password = config.read_text().split()[1]
-    assert config.stat().st_mode & 0o077 == 0 and serve["data_dir"].stat().st_mode & 0o077 == 0
-    for path in serve["data_dir"].rglob("*"):
-        assert path.stat().st_mode & 0o077 == 0, path  # the append-only file holds every seed
-    assert redis.Redis(port=port, password=password, socket_timeout=5).ping()
-    assert password not in text
-    valkey = child_matching(serve["process"].pid, r"valkey-server|redis-server")
-    assert password not in command_line(valkey)

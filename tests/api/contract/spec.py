@@ -22,6 +22,7 @@ import os
 from pathlib import Path
 
 import jsonschema
+import jsonschema_rs  # schemathesis's own validator (installed with it): the same Draft 7, compiled
 import yaml
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -98,20 +99,49 @@ def _resolve(node: dict) -> dict:
     return node
 
 
+class SchemaCheck:
+    """One schema's Draft 7 check, built once. jsonschema_rs gives the verdict (a whole Schafkopf walk's
+    views and answers took jsonschema ~50 s, mostly the event unions' ``oneOf``, each branch tried);
+    only when it refuses does ``jsonschema`` validate again, so a failure is jsonschema's
+    ``ValidationError`` naming the field. jsonschema_rs checks every format it knows, jsonschema only
+    those whose libraries are installed, so the refusal the tests see is always jsonschema's own."""
+
+    def __init__(self, schema: dict):
+        self.schema = {**schema, "components": JSON_SPEC["components"]}
+        self.fast = jsonschema_rs.Draft7Validator(self.schema, validate_formats=True)
+        self.full: jsonschema.Draft7Validator | None = None
+
+    def is_valid(self, instance) -> bool:
+        return self.fast.is_valid(instance) or self.explained(instance).is_valid(instance)
+
+    def validate(self, instance) -> None:
+        if not self.fast.is_valid(instance):
+            self.explained(instance).validate(instance)
+
+    def explained(self, instance) -> jsonschema.Draft7Validator:
+        if self.full is None:
+            self.full = jsonschema.Draft7Validator(self.schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+        return self.full
+
+
+_CHECKS: dict[str, SchemaCheck] = {}
+
+
+def _validator(schema: dict) -> SchemaCheck:
+    key = json.dumps(schema, sort_keys=True)
+    if key not in _CHECKS:
+        _CHECKS[key] = SchemaCheck(schema)
+    return _CHECKS[key]
+
+
 def validate_schema(instance, name: str) -> None:
     """Validate ``instance`` against ``components/schemas/<name>``."""
-    schema = {"$ref": f"#/components/schemas/{name}", "components": JSON_SPEC["components"]}
-    jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).validate(instance)
+    _validator({"$ref": f"#/components/schemas/{name}"}).validate(instance)
 
 
 JSON_LINES = "application/x-ndjson"
 EVENT_UNIONS = {"scharfe-schoten": "ScharfeSchotenEvent", "schafkopf": "SchafkopfEvent",
                 "scharwenzel": "ScharwenzelEvent"}
-
-
-def _validator(schema: dict) -> jsonschema.Draft7Validator:
-    return jsonschema.Draft7Validator({**schema, "components": JSON_SPEC["components"]},
-                                      format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
 
 
 def read_json_lines(text: str) -> list[dict]:

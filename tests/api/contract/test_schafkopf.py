@@ -5,7 +5,6 @@ import jsonschema
 import pytest
 
 from .spec import (
-    JSON_SPEC,
     SCHAFKOPF_HOUSE_RULES,
     SPEC,
     bearer,
@@ -34,17 +33,6 @@ SCHAFKOPF_DEALS = [
                ["EO", "GO", "HO", "SO", "HA", "H10", "EK", "G9"],
                ["EU", "GU", "HK", "EA", "E10", "G8", "S9", "S8"]]},
 ]
-_VALIDATORS: dict[str, jsonschema.Draft7Validator] = {}
-
-
-def fast_validate(instance, name: str) -> None:
-    """``validate_schema`` with the validator built once per schema name (the walk validates thousands)."""
-    validator = _VALIDATORS.get(name)
-    if validator is None:
-        schema = {"$ref": f"#/components/schemas/{name}", "components": JSON_SPEC["components"]}
-        validator = _VALIDATORS[name] = jsonschema.Draft7Validator(
-            schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
-    validator.validate(instance)
 
 
 def _schafkopf_choice(legal: list[dict], view: dict, seat: int) -> dict:
@@ -75,10 +63,10 @@ def _schafkopf_choice(legal: list[dict], view: dict, seat: int) -> dict:
 def _check_schafkopf_view(body: dict) -> None:
     """A view against ``View``, its game state against ``SchafkopfGameState``, its commands against
     ``SchafkopfCommand`` (the same as validating ``View`` whole, with errors that name the field)."""
-    fast_validate(body["game_state"], "SchafkopfGameState")
+    validate_schema(body["game_state"], "SchafkopfGameState")
     for command in body["legal"]:
-        fast_validate(command, "SchafkopfCommand")
-    fast_validate({**body, "game_state": None, "legal": []}, "View")
+        validate_schema(command, "SchafkopfCommand")
+    validate_schema({**body, "game_state": None, "legal": []}, "View")
 
 
 def _walk_schafkopf(client, game_id: str, tokens: dict[int, str], max_moves: int = 400,
@@ -171,7 +159,7 @@ def test_schafkopf_with_every_house_rule_conforms(client, all_pass):
     settlements = [e["data"] for e in events.get_json()["events"] if e["type"] == "DealSettled"]
     assert settlements
     for data in settlements:
-        fast_validate(data, "SchafkopfDealSettledData")
+        validate_schema(data, "SchafkopfDealSettledData")
 
 
 def test_schafkopf_tournament_preset_on_the_short_deck_conforms(client):
@@ -337,13 +325,13 @@ def test_schafkopf_auction_and_schieberrunde_conform(client):
     # The feed: the new events carry the documented keys; settlements are SchafkopfDealSettledData.
     spectator = _events(client, game_id, {})
     for event in spectator:
-        fast_validate(event, "SchafkopfEvent")
+        validate_schema(event, "SchafkopfEvent")
         if event["type"] in NEW_EVENT_KEYS:
             always, sometimes = NEW_EVENT_KEYS[event["type"]]
             keys = set(event["data"])
             assert always <= keys <= always | sometimes, event
         if event["type"] == "DealSettled":
-            fast_validate(event["data"], "SchafkopfDealSettledData")
+            validate_schema(event["data"], "SchafkopfDealSettledData")
     types = [e["type"] for e in spectator]
     for kind in ("AuctionOpened", "BidMade", "BidPassed", "SchieberSpoken", "ObersHandedOver", "CardsPushed",
                  "CardsReceived", "SchieberrundePaid"):
