@@ -17,6 +17,8 @@ true hands in view, so a tout looks safer than it is):
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..simulator import action_of, from_state
 from .determinize import prefix_state, sample_hands, sampled_state, starting_hands
 from .rollout import finish, value
@@ -25,41 +27,66 @@ MARGIN = 1.0  # points a deal
 TOUT_SURE = 0.95
 
 
-def choose(decision, known, fallback: dict, playouts: int, rollout, weigh=None) -> dict:
-    """The choice for a bidding, naming or tout ``decision`` with at most ``playouts`` rollouts
-    (one choice played to the end in one sampled deal); ``fallback`` when not one round fits.
-    ``weigh(starting hands) -> weight`` (None: every sampled deal weighs 1)."""
+@dataclass
+class Tally:
+    """Each legal choice's weighted total over the same sampled deals, and how the tout fared."""
+    totals: list[float]
+    weights: float = 0.0
+    made: float = 0.0  # the weight of the sampled deals in which the tout, announced, was made
+    rounds: int = 0
+    gave_up: bool = False  # the sampling stopped early: the tout could no longer be sure enough
+
+    def tout_sure(self) -> bool:
+        """As sure of the tout as the search must be to announce it."""
+        return self.made >= TOUT_SURE * self.weights
+
+
+def tally(decision, known, most: int, rollout, weigh=None, give_up_tout: bool = False) -> Tally:
+    """Every legal choice of a bidding, naming or tout ``decision`` played to the end in each of at
+    most ``most`` sampled deals. ``weigh(starting hands) -> weight`` (None: every deal weighs 1).
+    With ``give_up_tout`` the sampling stops once the tout can no longer reach ``TOUT_SURE`` at the
+    weights seen so far (nearly every hand misses it at once)."""
     legal = decision.legal
     players, seat, rng = decision.players, decision.seat, decision.rng
     actions = [action_of(command, players) for command in legal]
+    tout = next((i for i, command in enumerate(legal) if command["type"] == "announce_tout"), None)
     prefix = prefix_state(decision, known)
-    totals = [0.0] * len(legal)
-    weights = made = missed = 0.0
-    rounds, most = 0, playouts // len(legal)
-    tout_only = fallback["type"] == "no_tout"  # the one other choice is a tout
-    while rounds < most and not decision.out_of_time():
+    result, missed = Tally([0.0] * len(legal)), 0.0
+    while result.rounds < most and not decision.out_of_time():
         hands = sample_hands(known, rng)
         w = 1.0 if weigh is None else weigh(starting_hands(known, hands))
         sim = from_state(sampled_state(decision, known, prefix, hands).inner)
-        for i, (command, action) in enumerate(zip(legal, actions)):
+        for i, action in enumerate(actions):
             played = sim.copy()
             played.apply(action)
             scored = finish(played, rollout, rng)
-            totals[i] += w * value(scored, seat)
-            if command["type"] == "announce_tout":
-                made += w * bool(scored["tout_made"])
+            result.totals[i] += w * value(scored, seat)
+            if i == tout:
+                result.made += w * bool(scored["tout_made"])
                 missed += w * (not scored["tout_made"])
-        weights += w
-        rounds += 1
-        if tout_only and missed > (1 - TOUT_SURE) * weights / rounds * most:
-            return fallback  # the tout can no longer be sure enough (at the weights seen so far)
-    if rounds == 0:
+        result.weights += w
+        result.rounds += 1
+        if give_up_tout and tout is not None and missed > (1 - TOUT_SURE) * result.weights / result.rounds * most:
+            result.gave_up = True
+            break
+    return result
+
+
+def choose(decision, known, fallback: dict, playouts: int, rollout, weigh=None) -> dict:
+    """The choice for a bidding, naming or tout ``decision`` with at most ``playouts`` rollouts
+    (one choice played to the end in one sampled deal); ``fallback`` when not one round fits.
+    ``weigh``: as ``tally``'s."""
+    legal = decision.legal
+    # The tout question stops early only when the heuristic said no tout (the one other choice).
+    got = tally(decision, known, playouts // len(legal), rollout, weigh,
+                give_up_tout=fallback["type"] == "no_tout")
+    if got.gave_up or got.rounds == 0:
         return fallback
     best = legal.index(fallback)
-    bar = totals[best] + MARGIN * weights
+    bar = got.totals[best] + MARGIN * got.weights
     for i, command in enumerate(legal):
-        if command["type"] == "announce_tout" and made < TOUT_SURE * weights:
+        if command["type"] == "announce_tout" and not got.tout_sure():
             continue
-        if totals[i] > bar:
-            best, bar = i, totals[i]
+        if got.totals[i] > bar:
+            best, bar = i, got.totals[i]
     return legal[best]

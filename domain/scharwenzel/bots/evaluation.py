@@ -21,11 +21,11 @@ Only forced moves are left unjudged (None).
 """
 from __future__ import annotations
 
-from ..simulator import action_of, from_state
-from .contract import TOUT_SURE
+from ..simulator import from_state
+from .contract import tally
 from .determinize import prefix_state, sample_hands, sampled_state, starting_hands
 from .knowledge import read
-from .rollout import ROLLOUTS, finish, play_out, value
+from .rollout import ROLLOUTS, play_out
 from .search import distinct, weigher
 
 # Least loss in points of the deal's value for the side (a hook is 24 points) for each mark.
@@ -63,34 +63,14 @@ def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | 
 
 
 def _contract(decision, played: dict, playouts: int) -> list[tuple[dict, float]]:
-    """Every legal bid, trump suit or tout answer, on the same sampled deals (``contract.choose``'s)."""
+    """Every legal bid, trump suit or tout answer, on the same sampled deals (``contract.tally``, as
+    ``contract.choose`` samples them)."""
     legal = decision.legal
-    players, seat, rng = decision.players, decision.seat, decision.rng
     known = read(decision)
-    actions = [action_of(command, players) for command in legal]
-    prefix = prefix_state(decision, known)
-    weigh = weigher(decision, known)
-    rollout = ROLLOUTS["heuristic"]
-    totals = [0.0] * len(legal)
-    weights = made = missed = 0.0
-    rounds, most = 0, max(1, playouts // len(legal))
-    tout = next((i for i, c in enumerate(legal) if c["type"] == "announce_tout"), None)
-    while rounds < most:
-        hands = sample_hands(known, rng)
-        w = 1.0 if weigh is None else weigh(starting_hands(known, hands))
-        sim = from_state(sampled_state(decision, known, prefix, hands).inner)
-        for i, action in enumerate(actions):
-            moved = sim.copy()
-            moved.apply(action)
-            scored = finish(moved, rollout, rng)
-            totals[i] += w * value(scored, seat)
-            if i == tout:
-                made += w * bool(scored["tout_made"])
-                missed += w * (not scored["tout_made"])
-        weights += w
-        rounds += 1
-        if tout is not None and legal[tout] != played and missed > (1 - TOUT_SURE) * weights / rounds * most:
-            break  # the tout can no longer be sure enough: the search answers no tout, and so did the seat
-    sure = made >= TOUT_SURE * weights  # as the search announces a tout
-    return [(command, total / weights) for i, (command, total) in enumerate(zip(legal, totals))
-            if i != tout or sure or command == played]
+    tout = next((c for c in legal if c["type"] == "announce_tout"), None)
+    # When the seat did not announce the tout, the playouts stop where the search's would: the
+    # search answers no tout then, as the seat did.
+    got = tally(decision, known, max(1, playouts // len(legal)), ROLLOUTS["heuristic"],
+                weigher(decision, known), give_up_tout=tout is not None and tout != played)
+    return [(command, total / got.weights) for command, total in zip(legal, got.totals)
+            if command != tout or got.tout_sure() or command == played]
