@@ -29,18 +29,31 @@ from rq.defaults import DEFAULT_WORKER_TTL
 from eventstore.connection import connect_blocking, wait_until_reachable
 
 from .context import runtime_from_environment
-from .dispatch import LANES, lane_queues, sweep_after
+from .dispatch import INTERACTIVE, LANES, lane_queues, sweep_after
 from .heartbeat import PULSE_ENV, beat_until, pulse_until
 from .runtime import install
 from .sweeper import Sweeper
 
 STORE_WAIT_S = 600.0  # a store away this long ends the worker (status 1): its supervisor decides what next
 ROUND_PAUSE_S = 0.1  # between RQ workers: a round that ends at once for another reason must not spin
+# A worker that may start a bot-only table's or a long search's job runs at this niceness, so that on a
+# busy machine the HTTP processes and the interactive-only worker (niceness 0) get the CPU first: a
+# person's bot answer then waits neither for a worker nor for a core. It is raised once, at start: a
+# ``SimpleWorker`` runs every job in this process, and lowering it again per job would need
+# CAP_SYS_NICE. On an idle machine niceness changes nothing.
+BACKGROUND_NICENESS = 10
+
+
+def niceness_for(lanes: tuple[str, ...] | None) -> int:
+    """How much a worker draining ``lanes`` (None: all) raises its niceness: nothing for the interactive
+    lane alone, ``BACKGROUND_NICENESS`` when it may start background work."""
+    return BACKGROUND_NICENESS if set(lanes or LANES) - {INTERACTIVE} else 0
 
 
 def run(burst: bool = False, lanes: tuple[str, ...] | None = None) -> None:
     """``lanes``: the bot-work lanes this worker drains (default all), always in their priority order
     (workers/dispatch.py)."""
+    os.nice(niceness_for(lanes))  # before any thread starts: on Linux each thread has its own
     level = os.environ.get("STICH_LOG_LEVEL", "WARNING")
     logging.basicConfig(level=level)
     stop = threading.Event()

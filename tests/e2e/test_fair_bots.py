@@ -17,6 +17,7 @@ import pytest
 from bench.http_client import Client
 from bench.measure import bot_latency
 from stich.redis_server import free_port
+from workers.worker import BACKGROUND_NICENESS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.serial]  # a ratio to an idle figure
 
@@ -80,6 +81,25 @@ def load_up(port) -> dict:
     return {"tournament": tournament["id"], "search_games": searches.count(201), "refused": refused}
 
 
+def niceness(pid: int) -> int:
+    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[16])  # field 19: nice
+
+
+def bot_workers(pid: int) -> dict[str, list[int]]:
+    """The niceness of each bot worker under ``pid`` (``stich serve``), keyed "interactive" (the
+    interactive-only workers) or "every lane", from /proc."""
+    found: dict[str, list[int]] = {}
+    pending = [pid]
+    while pending:
+        parent = pending.pop()
+        for task in os.listdir(f"/proc/{parent}/task"):
+            pending += [int(child) for child in open(f"/proc/{parent}/task/{task}/children").read().split()]
+        argv = open(f"/proc/{parent}/cmdline").read().split("\0")
+        if "worker" in argv:
+            found.setdefault("interactive" if "interactive" in argv else "every lane", []).append(niceness(parent))
+    return found
+
+
 def busy(port, tournament_id) -> tuple[int, int]:
     """How much bot-only work is in flight: the tournament's round, and its unfinished tables."""
     client = Client("127.0.0.1", port)
@@ -91,6 +111,11 @@ def busy(port, tournament_id) -> tuple[int, int]:
 def test_a_persons_bot_answers_stay_fast_while_another_address_floods_the_bots(tmp_path):
     process, port = start_server(tmp_path)
     try:
+        # The worker that may start background work yields the CPU (workers/worker.py), the
+        # interactive one keeps the server's priority.
+        base = niceness(process.pid)
+        assert bot_workers(process.pid) == {"interactive": [base],
+                                            "every lane": [min(19, base + BACKGROUND_NICENESS)]}
         bot_latency("127.0.0.1", port, 10)  # warm up: imports, connections, the first snapshots
         idle = bot_latency("127.0.0.1", port, SAMPLES)
         load = load_up(port)
