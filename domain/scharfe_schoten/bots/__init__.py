@@ -1,10 +1,11 @@
 """Scharfe Schoten's own bots: ``heuristic`` (rules, see ``heuristic``) and ``search``
 (determinization + PIMC over the heuristic, every decision searched, see ``search``). The arena
 also plays ``search-cards`` (the heuristic predicts) and ``search-infer`` (the search with
-inference from the predictions). ``search`` is the search without inference: on 100 duplicate
-deals of four players the inference measured -0.50 [-1.02, +0.02] points a round against it
-(docs/bots-and-arena.md), so a seat gets the stronger bot; ``search-deal`` names the same bot as
-in the other games' ladders."""
+inference from the predictions and the cards played). ``search`` is the search without
+inference: on 100 duplicate deals of four players the inference measured -0.41 [-0.95, +0.12]
+points a round against it (from the predictions alone, -0.50 [-1.02, +0.02]; see
+docs/bots-and-arena.md), so a seat gets the bot not shown weaker; ``search-deal`` names the
+same bot as in the other games' ladders."""
 from __future__ import annotations
 
 from . import heuristic, search

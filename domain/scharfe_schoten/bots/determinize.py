@@ -93,12 +93,12 @@ class Determinizer:
         self.base = TABLE.fold(TableState(), [_event(e) for e in history[:starts[0]]])
         for first, end in zip(starts, starts[1:]):
             deal = Deal(history[first:end], self.seat, decision.players)
-            self.base = TABLE.fold(self.base, self._fill(deal, deal.sample(fixed), self.base))
+            self.base = TABLE.fold(self.base, self.fill(deal, deal.sample(fixed), self.base))
         self.current = history[start:]
         self.deal = Deal(self.current, self.seat, decision.players)
         self.players = decision.players
 
-    def _fill(self, deal: Deal, drawn: Drawn, state: TableState) -> list[Event]:
+    def fill(self, deal: Deal, drawn: Drawn, state: TableState) -> list[Event]:
         """The deal's events with every hidden field filled from ``drawn``; ``state`` is the one
         before them (a guessed prediction is made on the sampled hand)."""
         hands, cupboard, taken = drawn
@@ -129,7 +129,7 @@ class Determinizer:
 
     def state_of(self, drawn: Drawn) -> TableState:
         """The concrete state of a drawn deal."""
-        return TABLE.fold(self.base, self._fill(self.deal, drawn, self.base))
+        return TABLE.fold(self.base, self.fill(self.deal, drawn, self.base))
 
     def sample(self, rng: random.Random) -> TableState:
         """A concrete state consistent with everything the seat knows, drawn with ``rng``."""

@@ -11,9 +11,15 @@ that no deal is ruled out (the seat may be a person or another bot). The weight 
 the product over the other seats.
 
 Cupboard takes tell nothing here: the heuristic's take depends only on public counts and the
-revealed predictions, not on the hand. The cards played (their order, who won what cheaply)
-are left out: judging each past card under each drawn hand costs a heuristic move per card
-played, more than the playouts the weighing would save.
+revealed predictions, not on the hand.
+
+The cards played tell about the values (``PlayInference``, the arena's ``search-infer``): which
+card of a colour a seat played, and whether it went for the trick. A drawn deal is replayed
+through the simulator from the first card, and at each card another seat played with a choice,
+the heuristic holding that seat's drawn hand there values its legal cards
+(``heuristic.card_values``); the card's chance is a softmax of those values (``CARD_TEMPERATURE``
+points), mixed with a uniform ``CARD_FLOOR``. It costs about one heuristic move per card played,
+per drawn deal.
 
 Before the predictions are revealed no other seat's prediction is known, and every deal weighs 1.
 Only the seat's ``Decision`` is read (the history's public predictions and the deal's public
@@ -26,14 +32,17 @@ from dataclasses import replace
 from itertools import permutations
 
 from ..cards import COLOURS, SPICE_DECK, numbers_tuple
-from .determinize import Deal
-from .heuristic import prediction_values
-from .situation import Situation
+from ..simulator import COLOUR, INDEX, TAKE, from_state as simulator_of
+from .determinize import TABLE, Deal, Determinizer, Drawn
+from .heuristic import card_values, prediction_values
+from .situation import Situation, from_simulator
 
 TEMPERATURE = 1.0  # points of the heuristic's estimate per factor e of likelihood
 FLOOR = 0.2  # share of the uniform choice in a seat's modelled prediction
 TIE_BREAK = 0.1  # the heuristic breaks equal scores by the estimated lead of "most" over "fewest"
 PAIRS = tuple(permutations(COLOURS, 2))
+CARD_TEMPERATURE = 1.0  # points of the heuristic's card value per factor e of likelihood
+CARD_FLOOR = 0.2  # share of the uniform choice among the legal cards
 
 
 class Inference:
@@ -76,9 +85,61 @@ class Inference:
         chance = odds[self.observed[other]] / sum(odds.values())
         return (1 - FLOOR) * chance + FLOOR / len(PAIRS)
 
+    def of(self, drawn: Drawn) -> float:
+        """A drawn deal's (``Determinizer.draw``'s) weight."""
+        return self.weight(drawn[0])
+
     def weight(self, hands) -> float:
         """The drawn deal's weight: the product of each other seat's likelihood (1 if none is known)."""
         weight = 1.0
         for other in self.observed:
             weight *= self.likelihood(other, hands[other])
         return weight
+
+
+class PlayInference:
+    """The weight of a drawn deal by the cards the other seats played this deal (see the module's
+    doc): the product over those cards of each one's modelled chance."""
+
+    def __init__(self, sampler: Determinizer):
+        events = sampler.deal.events
+        first = next((i for i, event in enumerate(events) if event["type"] == "CardPlayed"), len(events))
+        self.sampler, self.seat = sampler, sampler.seat
+        self.opening = Deal(events[:first], sampler.seat, sampler.players)  # the deal up to its first card
+        self.moves: list[tuple[int, int]] = []  # (seat, simulator action) from the first card on
+        for event in events[first:]:
+            data = event["data"]
+            if event["type"] == "CardPlayed":
+                self.moves.append((data["seat"], INDEX[data["card"]]))
+            elif event["type"] == "CupboardCardTaken":
+                self.moves.append((data["seat"], TAKE + COLOUR[data["colour"]]))
+
+    @property
+    def informed(self) -> bool:
+        """Whether another seat has played a card yet."""
+        return any(seat != self.seat and action < TAKE for seat, action in self.moves)
+
+    def of(self, drawn: Drawn) -> float:
+        """A drawn deal's (``Determinizer.draw``'s) weight: 0 if it could not have made those plays."""
+        sampler = self.sampler
+        start = TABLE.fold(sampler.base, sampler.fill(self.opening, drawn, sampler.base))
+        sim = simulator_of(start.inner)
+        weight = 1.0
+        for seat, action in self.moves:
+            if seat != self.seat and action < TAKE:
+                legal = sim.legal()
+                if not legal >> action & 1:
+                    return 0.0  # the drawn hand could not have played it (kept out by the draw's voids)
+                if legal & (legal - 1):
+                    weight *= self._chance(sim, seat, legal, action)
+            sim.apply(action)
+        return weight
+
+    @staticmethod
+    def _chance(sim, seat: int, legal: int, action: int) -> float:
+        cards = [SPICE_DECK[card] for card in range(TAKE) if legal >> card & 1]
+        values = card_values(from_simulator(sim, seat), cards)
+        top = max(values.values())
+        odds = {card: math.exp((value - top) / CARD_TEMPERATURE) for card, value in values.items()}
+        chance = odds[SPICE_DECK[action]] / sum(odds.values())
+        return (1 - CARD_FLOOR) * chance + CARD_FLOOR / len(cards)

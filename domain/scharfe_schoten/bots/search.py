@@ -9,9 +9,9 @@ command; it agrees with ``decide``/``evolve`` on every prediction, card and take
 the round as they do, but builds no events). A playout scores the seat's points of the deal
 (every seat plays for itself). The command with the best mean wins; ties keep the
 heuristic's choice. Every command is tried on the same samples, so their means differ by the
-command and not by the luck of the draw. Once the predictions are revealed, each sample is
-picked from ``CANDIDATES`` drawn deals by how likely each makes the other seats' predictions
-(``inference``).
+command and not by the luck of the draw. With inference, once the predictions are revealed,
+each sample is picked from ``CANDIDATES`` drawn deals by how likely each makes the other seats'
+predictions and the cards they have played (``inference``).
 
 The budget is playouts: one playout is one command played out to the deal's end on one sample,
 ``decision.playouts`` of them a decision (None: ``DEFAULT_PLAYOUTS``). ``DEFAULT_PLAYOUTS`` keeps
@@ -21,46 +21,26 @@ has. ``decision.out_of_time()`` is only a safety net (checked between playouts);
 clock a decision ends after the same work every time, so with a seeded ``decision.rng`` it is
 deterministic and its strength does not depend on the machine's load.
 
-The arena's rungs: ``infer_policy`` ("search-infer": with inference), ``deal_policy`` ("search"
-and "search-deal": the same without inference, which measured stronger, so it is the seats'
-``policy``) and ``cards_policy`` ("search-cards": no inference, and the heuristic predicts;
+The arena's rungs: ``infer_policy`` ("search-infer": with inference from the predictions and
+the cards), ``deal_policy`` ("search" and "search-deal": the same without inference, which
+measured stronger, so it is the seats' ``policy``) and ``cards_policy`` ("search-cards": no inference, and the heuristic predicts;
 cards and takes are searched, both being card-play decisions).
 """
 from __future__ import annotations
 
+import math
+
 from ...bitmask import members
-from ..cards import COLOURS, SPICE_DECK
-from ..simulator import COLOUR_MASKS, Simulator, action_of, command_of, from_state as simulator_of
+from ..simulator import Simulator, action_of, command_of, from_state as simulator_of
 from . import heuristic
 from .determinize import Determinizer
-from .inference import Inference
-from .situation import Situation, from_decision
+from .inference import Inference, PlayInference
+from .situation import from_decision, from_simulator
 
 DEFAULT_PLAYOUTS = 24  # a decision's budget, across all commands (the p50/p99 in the module's doc)
 WIDTH = 4  # the heuristic's best few commands are searched: the rest are rarely better
 CANDIDATES = 4  # drawn deals weighed per sample with inference
 SEARCHED_PHASES = ("predicting", "playing", "taking")
-
-
-def _codes(mask: int) -> tuple[str, ...]:
-    return tuple(SPICE_DECK[card] for card in members(mask))
-
-
-def _colours(mask: int) -> dict[str, int]:
-    return {colour: (mask & COLOUR_MASKS[c]).bit_count() for c, colour in enumerate(COLOURS)}
-
-
-def situation(sim: Simulator, seat: int) -> Situation:
-    """What ``seat`` reckons with in the simulated round: as ``situation.from_state`` reads it."""
-    most, fewest = sim.predictions[seat] or (None, None)
-    players = sim.players
-    return Situation(
-        seat=seat, players=players, numbers=sim.numbers, hand=_codes(sim.hands[seat]), leader=sim.leader,
-        plays=tuple(((sim.leader + i) % players, SPICE_DECK[card]) for i, card in enumerate(sim.trick)),
-        hand_counts=tuple(_colours(hand) for hand in sim.hands), cupboard_counts=_colours(sim.cupboard),
-        collections=tuple(dict(zip(COLOURS, sim.collection(other))) for other in range(players)),
-        most=None if most is None else COLOURS[most], fewest=None if fewest is None else COLOURS[fewest],
-        unseen=frozenset(_codes(sim.unseen(seat))))
 
 
 def phase_of(sim: Simulator) -> str:
@@ -79,18 +59,19 @@ def playout(start: Simulator, seat: int, command: dict) -> int:
         actions = members(sim.legal())
         if len(actions) > 1:
             legal = [command_of(action) for action in actions]
-            sim.apply(action_of(heuristic.choose(situation(sim, sim.to_move()), phase_of(sim), legal)))
+            sim.apply(action_of(heuristic.choose(from_simulator(sim, sim.to_move()), phase_of(sim), legal)))
         else:
             sim.apply(actions[0])
     return sim.points()[seat]
 
 
 def make_search(playouts: int | None = None, width: int = WIDTH, predictions: bool = True,
-                infer: bool = True, candidates: int = CANDIDATES):
+                infer: bool = True, infer_cards: bool = False, candidates: int = CANDIDATES):
     """A search policy trying the heuristic's best ``width`` commands in ``decision.playouts``
     playouts a decision (None: ``playouts``, and if that is None too, ``DEFAULT_PLAYOUTS``).
-    ``predictions``: search the predictions too (else the heuristic predicts); ``infer``: draw
-    each sample from ``candidates`` deals by their ``inference`` weight (else the first drawn)."""
+    ``predictions``: search the predictions too (else the heuristic predicts); ``infer`` and
+    ``infer_cards``: draw each sample from ``candidates`` deals by their ``inference`` weight
+    from the revealed predictions and from the cards played (neither: the first drawn)."""
 
     def policy(decision) -> dict:
         legal = decision.legal
@@ -106,12 +87,13 @@ def make_search(playouts: int | None = None, width: int = WIDTH, predictions: bo
             return fallback
         budget = decision.playouts if decision.playouts is not None else playouts or DEFAULT_PLAYOUTS
         sampler = Determinizer(decision)
-        weigh = Inference(sampler.deal, decision.players) if infer else None
+        weighers = [w for w in ([Inference(sampler.deal, decision.players)] if infer else []) +
+                    ([PlayInference(sampler)] if infer_cards else []) if w.informed]
         totals = [0.0] * len(legal)
         runs = [0] * len(legal)
         done = 0
         while done < budget:
-            state = simulator_of(sampler.state_of(draw(sampler, weigh, candidates, decision.rng)).inner)
+            state = simulator_of(sampler.state_of(draw(sampler, weighers, candidates, decision.rng)).inner)
             for index, command in enumerate(legal):
                 # The clock is only a safety net: without it the budget alone ends the search.
                 if done >= budget or decision.out_of_time():
@@ -124,14 +106,17 @@ def make_search(playouts: int | None = None, width: int = WIDTH, predictions: bo
     return policy
 
 
-def draw(sampler: Determinizer, weigh: Inference | None, candidates: int, rng):
-    """One deal of hidden cards: with inference, one of ``candidates`` drawn deals, picked with
-    chance proportional to its weight (sampling-importance-resampling), so every playout is
-    spent on a deal as likely as the public choices make it."""
-    if weigh is None or not weigh.informed or candidates < 2:
+def draw(sampler: Determinizer, weighers: list, candidates: int, rng):
+    """One deal of hidden cards: with inference (``weighers``, each with ``of(drawn) -> weight``),
+    one of ``candidates`` drawn deals, picked with chance proportional to the product of its
+    weights (sampling-importance-resampling), so every playout is spent on a deal as likely as
+    the other seats' public choices make it."""
+    if not weighers or candidates < 2:
         return sampler.draw(rng)
     drawn = [sampler.draw(rng) for _ in range(candidates)]
-    weights = [weigh.weight(hands) for hands, _, _ in drawn]
+    weights = [math.prod(weigher.of(deal) for weigher in weighers) for deal in drawn]
+    if not any(weights):
+        return drawn[0]
     return drawn[rng.choices(range(candidates), weights=weights)[0]]
 
 
@@ -147,7 +132,7 @@ def _best(legal: list[dict], totals: list[float], runs: list[int], fallback: dic
     return fallback if fallback in best else best[0]
 
 
-infer_policy = make_search()  # "search-infer": every decision searched, with inference
+infer_policy = make_search(infer_cards=True)  # "search-infer": every decision searched, with inference
 deal_policy = make_search(infer=False)  # "search" and "search-deal": every decision searched, no inference
 policy = deal_policy
 cards_policy = make_search(predictions=False, infer=False)  # "search-cards": the heuristic predicts

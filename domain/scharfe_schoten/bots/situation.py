@@ -1,7 +1,7 @@
 """What one seat knows at a decision, in plain numbers: the input of every heuristic rule.
 
 A ``Situation`` is read either from a bot's ``Decision`` (its view and history: what the
-seat may see) or from a concrete ``State`` inside a search's playout. In a playout the
+seat may see), from a concrete ``State``, or from the simulator inside a search's playout. In a playout the
 cards a seat cannot see are taken as the other hands plus the cupboard, which is what the
 seat would reckon with too (the cupboard cards already taken are left out: their values
 never decide a trick).
@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping, Sequence
 
-from ..cards import SPICE_DECK, card_strength, numbers_tuple
+from ...bitmask import members
+from ..cards import COLOURS, SPICE_DECK, card_strength, numbers_tuple
+from ..simulator import COLOUR_MASKS
 from ..state import State
 
 
@@ -88,3 +90,25 @@ def from_state(state: State, seat: int) -> Situation:
         collections=tuple(counts(cards) for cards in state.collections),
         most=prediction.most if prediction else None, fewest=prediction.fewest if prediction else None,
         unseen=frozenset(unseen) | frozenset(state.cupboard))
+
+
+def _codes(mask: int) -> tuple[str, ...]:
+    return tuple(SPICE_DECK[card] for card in members(mask))
+
+
+def _colours(mask: int) -> dict[str, int]:
+    return {colour: (mask & COLOUR_MASKS[c]).bit_count() for c, colour in enumerate(COLOURS)}
+
+
+def from_simulator(sim, seat: int) -> Situation:
+    """What ``seat`` reckons with in the simulated round (``simulator.Simulator``): as ``from_state``
+    reads it."""
+    most, fewest = sim.predictions[seat] or (None, None)
+    players = sim.players
+    return Situation(
+        seat=seat, players=players, numbers=sim.numbers, hand=_codes(sim.hands[seat]), leader=sim.leader,
+        plays=tuple(((sim.leader + i) % players, SPICE_DECK[card]) for i, card in enumerate(sim.trick)),
+        hand_counts=tuple(_colours(hand) for hand in sim.hands), cupboard_counts=_colours(sim.cupboard),
+        collections=tuple(dict(zip(COLOURS, sim.collection(other))) for other in range(players)),
+        most=None if most is None else COLOURS[most], fewest=None if fewest is None else COLOURS[fewest],
+        unseen=frozenset(_codes(sim.unseen(seat))))

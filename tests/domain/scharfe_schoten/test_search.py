@@ -12,7 +12,7 @@ from domain.bots import match
 from domain.bots.decision import decision_for
 from domain.scharfe_schoten.bots import BOTS, heuristic, search
 from domain.scharfe_schoten.bots.determinize import Determinizer
-from domain.scharfe_schoten.bots.inference import Inference
+from domain.scharfe_schoten.bots.inference import Inference, PlayInference
 from domain.scharfe_schoten.cards import colour_of
 from tests.domain.harness import new_table
 
@@ -109,6 +109,22 @@ def test_inference_weights_are_finite_positive_and_informative():
     assert spread and max(spread) > 2
 
 
+def test_card_play_weights_are_finite_positive_and_informative():
+    spread, unplayed = [], 0
+    for decision in decisions(4, 15)[::3]:
+        sampler = Determinizer(decision)
+        weigh = PlayInference(sampler)
+        if not weigh.informed:
+            unplayed += 1
+            assert all(weigh.of(sampler.draw(random.Random(i))) == 1.0 for i in range(4))
+            continue
+        weights = [weigh.of(sampler.draw(random.Random(i))) for i in range(12)]
+        assert all(math.isfinite(w) and 0 < w <= 1 for w in weights)
+        spread.append(max(weights) / min(weights))
+    # Before the first card nothing is weighed; after it, the cards played tell hands apart.
+    assert unplayed and len(spread) > 5 and max(spread) > 10
+
+
 def swapped(hands: list[list[str]], cupboard: list[str]) -> tuple[list[list[str]], list[str]]:
     """The same deal for seats 0 and 3 and in public (every colour count), with one card of a
     colour swapped between seats 1 and 2 and the cupboard in another order."""
@@ -150,5 +166,17 @@ def test_the_search_cannot_reach_another_seats_cards_or_hidden_prediction(kind):
     games = [started(hands, cupboard, same), started(other_hands, other_cupboard, same)]
     assert games[0][1].inner.hands != games[1][1].inner.hands
     seen = [decision_for(*game, 0, random.Random(9), playouts=8) for game in games]
+    assert seen[0].view == seen[1].view and seen[0].history == seen[1].history
+    assert BOTS[kind](seen[0]) == BOTS[kind](seen[1])
+    # Seats 0, 1 and 2 play a card each (one both of their hands hold): seat 3 weighs those cards
+    # (search-infer), and still sees the same.
+    for seat in range(3):
+        legal = [table.legal_commands(state, seat) for table, state, _ in games]
+        card = next(c for c in legal[0] if c in legal[1])
+        for index, (table, state, events) in enumerate(games):
+            new = table.decide(state, seat, card)
+            games[index] = (table, table.fold(state, new), events + new)
+    seen = [decision_for(*game, 3, random.Random(9), playouts=8) for game in games]
+    assert PlayInference(Determinizer(seen[0])).informed
     assert seen[0].view == seen[1].view and seen[0].history == seen[1].history
     assert BOTS[kind](seen[0]) == BOTS[kind](seen[1])

@@ -14,8 +14,7 @@ from __future__ import annotations
 import pytest
 
 from domain.scharfe_schoten.cards import COLOURS, SPICE_DECK, colour_counts
-from domain.scharfe_schoten.bots.search import situation
-from domain.scharfe_schoten.bots.situation import from_state as situation_from_state
+from domain.scharfe_schoten.bots.situation import from_simulator as situation, from_state as situation_from_state
 from domain.scharfe_schoten.simulator import TAKE, action_of, command_of, from_state
 from tests.domain.agreement import deals_wanted, drive
 
