@@ -41,7 +41,11 @@ TEMPERATURE = 1.0  # points of the heuristic's estimate per factor e of likeliho
 FLOOR = 0.2  # share of the uniform choice in a seat's modelled prediction
 TIE_BREAK = 0.1  # the heuristic breaks equal scores by the estimated lead of "most" over "fewest"
 PAIRS = tuple(permutations(COLOURS, 2))
-CARD_TEMPERATURE = 1.0  # points of the heuristic's card value per factor e of likelihood
+# Points of the heuristic's card value per factor e of likelihood. Card values are a fraction of a
+# point apart (a win chance times the colours gained), so 1 point made every card nearly alike; at
+# 0.1 the weights move the drawn deals towards the true hands against heuristic and search players
+# both (bench/inference.py).
+CARD_TEMPERATURE = 0.1
 CARD_FLOOR = 0.2  # share of the uniform choice among the legal cards
 
 
