@@ -28,7 +28,7 @@ changes how the players play, not how a decision is measured.
 from __future__ import annotations
 
 import argparse
-import hashlib
+import itertools
 import json
 import math
 import random
@@ -38,7 +38,8 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from domain.bots.decision import Decision, decision_for
+from domain.bots import match
+from domain.bots.decision import Decision
 from domain.registry import all_games
 from domain.schafkopf.bots import BOTS as SCHAFKOPF_BOTS
 from domain.schafkopf.bots.determinize import World
@@ -223,36 +224,19 @@ def seed_of(seed: int, index: int) -> str:
 
 def play_measured(table: Table, spec: GameSpec, kind: str, index: int, seed: int, draws: int,
                   playouts: int) -> list[dict]:
-    """One game of ``kind`` at every seat (``match.play``'s loop), every eligible decision measured."""
-    policy = spec.bots[kind]
-    seed_hex = seed_of(seed, index)
-    events = table.create(spec.name, PLAYERS, spec.rules, None, None,
-                          hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest())
-    state = table.fold(TableState(), events)
-    for seat in range(PLAYERS):
-        taken = table.decide(state, None, {"type": "take_seat", "seat": seat})
-        events += taken
-        state = table.fold(state, taken)
-    rng = random.Random(f"{seed}/{index}")
+    """One game of ``kind`` at every seat (``match.play``), every eligible decision measured."""
     scores = []
-    for move in range(MAX_MOVES):
-        while (command := table.system_command(state, seed_hex)) is not None:
-            new = table.decide(state, None, command)
-            events += new
-            state = table.fold(state, new)
-        if state.status == "finished":
-            return scores
-        seat = min(table.to_act(state))
-        decision = decision_for(table, state, events, seat, random.Random(rng.random()), playouts=playouts)
+    moves = itertools.count()
+
+    def observe(state, decision) -> None:
         # Its own generator: measuring a decision leaves the game as it would be without it.
-        measured = spec.measure(decision, state, draws, random.Random(f"draws/{seed}/{index}/{move}"))
+        measured = spec.measure(decision, state, draws, random.Random(f"draws/{seed}/{index}/{next(moves)}"))
         if measured is not None:
             scores.append(score(measured, spec.resample))
-        command = policy(decision)
-        new = table.decide(state, seat, command)
-        events += new
-        state = table.fold(state, new)
-    raise RuntimeError(f"the game did not end within {MAX_MOVES} moves")
+
+    match.play(table, spec.name, PLAYERS, spec.rules, [spec.bots[kind]] * PLAYERS, seed_of(seed, index),
+               rng_seed=f"{seed}/{index}", max_moves=MAX_MOVES, playouts=playouts, observe=observe)
+    return scores
 
 
 def measure(games: int = DEFAULT_GAMES, kinds: Sequence[str] = DEFAULT_KINDS, draws: int = DEFAULT_DRAWS,

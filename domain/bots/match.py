@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from ..event import Event
 from ..table import DEFAULT_BUDGET_MS, Table, TableState
-from .decision import Policy, decision_for
+from .decision import Decision, Policy, decision_for
 
 Timer = Callable[[int], Callable[[], bool]]  # budget_ms (the safety net) -> out_of_time; the caller owns the clock
 
@@ -24,11 +24,13 @@ def no_clock(_budget_ms: int) -> Callable[[], bool]:
 
 def play(table: Table, game: str, players: int, rules: dict, policies: Sequence[Policy], seed_hex: str,
          rng_seed: int | str = 0, budget_ms: int = DEFAULT_BUDGET_MS, timer: Timer = no_clock,
-         max_moves: int = 20_000, playouts: int | None = None) -> tuple[TableState, list[Event]]:
+         max_moves: int = 20_000, playouts: int | None = None,
+         observe: Callable[[TableState, Decision], None] | None = None) -> tuple[TableState, list[Event]]:
     """Play to the end with ``policies[seat]`` at each seat (all human seats, seated by the system),
     dealt from ``seed_hex``: the same seed and rules give the same deals, whoever plays them.
     ``playouts``: every search's budget a decision (None: each bot's default); ``timer(budget_ms)``
-    its safety net."""
+    its safety net. ``observe(state, decision)``: called before each seat's policy, with the true state
+    (a measurement's: the policies never see it)."""
     events = table.create(game, players, rules, None, None, hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest())
     state = table.fold(TableState(), events)
     for seat in range(players):
@@ -46,6 +48,8 @@ def play(table: Table, game: str, players: int, rules: dict, policies: Sequence[
         seat = min(table.to_act(state))  # simultaneous phases: the lowest seat first, as fair as any order
         decision = decision_for(table, state, events, seat, random.Random(rng.random()), timer(budget_ms), budget_ms,
                                 playouts=playouts)
+        if observe is not None:
+            observe(state, decision)
         command = policies[seat](decision)
         new = table.decide(state, seat, command)
         events += new
