@@ -286,7 +286,7 @@ def _signed(figure: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.inference", description=__doc__.splitlines()[2])
+    parser = argparse.ArgumentParser(prog="python -m bench.inference", description=__doc__.split("\n\n")[1])
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="one-deal games per game and players")
     parser.add_argument("--players", default=",".join(DEFAULT_KINDS), help="bot kinds, comma-separated")
     parser.add_argument("--draws", type=int, default=DEFAULT_DRAWS, help="sampled deals a decision")
