@@ -218,6 +218,8 @@ def take_table_seat(tournament_id: str, participant: int):
                       headers={"Retry-After": "1"})
     rt = runtime()
     game = rt.handler.load(slot.game_id)
+    if game.state.seats[seat].kind != "human":  # withdrawn before this round: its bot's seat has no token to hand out
+        raise Problem(409, "seat_taken", f"participant {participant} has withdrawn: its bot plays its seat at this table")
     body = {"id": tournament_id, "participant": participant, "round": round_.number, "table": slot.table,
             "game_id": slot.game_id, "seat": seat}
     if abandoned(game, seat):  # timed out and played by the clock's bot: only its participant takes it again

@@ -109,6 +109,8 @@ class Tournaments:
             raise errors.SeatTaken(f"participant {p} is a bot")
         if p in state.joined:
             raise errors.SeatTaken(f"participant {p} has joined already")
+        if state.has_withdrawn(p):  # its slot is its bot's now: nobody joins in its place
+            raise errors.SeatTaken(f"participant {p} has withdrawn: its bot plays for it")
         if state.status != "waiting":
             raise errors.WrongPhase("the tournament has started")
         return [Event("ParticipantJoined", {"participant": p})]

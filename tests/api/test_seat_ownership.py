@@ -93,6 +93,49 @@ def test_a_tournament_tables_seats_are_not_open_to_anyone_but_its_participants(c
     assert view.status_code == 200 and view.get_json()["viewer"] == seat
 
 
+def test_a_withdrawn_participant_gets_no_token_for_the_seat_its_bot_plays(client):
+    """Withdrawn before the start, a participant's seat is its bot's from round 1: the seat route
+    hands out no token for it (a token would let the withdrawn player race the bot for its moves)."""
+    created = client.post("/v1/tournaments", json={
+        "game": "scharfe-schoten", "players": 3, "rounds": 1, "deals_per_table": 1,
+        "participants": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]}).get_json()
+    tid, organizer = created["id"], created["token"]
+    withdrawn = client.post(f"/v1/tournaments/{tid}/participants/0").get_json()["token"]
+    stays = client.post(f"/v1/tournaments/{tid}/participants/1").get_json()["token"]
+    assert client.post(f"/v1/tournaments/{tid}/participants/0/withdraw", headers=auth(organizer),
+                       json={"bot": "random"}).status_code == 200
+    assert client.post(f"/v1/tournaments/{tid}/start", headers=auth(organizer)).status_code == 200
+    table = next(t for t in client.get(f"/v1/tournaments/{tid}").get_json()["schedule"][0]["tables"]
+                 if 0 in t["participants"])
+    seat = table["participants"].index(0)
+    before = client.get(f"/v1/games/{table['game_id']}").get_json()
+    assert before["seats"][seat]["kind"] == "bot"
+    refused = client.post(f"/v1/tournaments/{tid}/participants/0/seat", headers=auth(withdrawn))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "seat_taken"
+    assert "withdrawn" in refused.get_json()["detail"]
+    # The one who stays still takes its own seat
+    assert seat_of(client, tid, 1, stays)["seat"] != seat
+
+
+def test_a_withdrawn_slot_cannot_be_joined(client):
+    """A slot withdrawn before anyone joined it is its bot's: nobody joins in its place."""
+    created = client.post("/v1/tournaments", json={
+        "game": "scharfe-schoten", "players": 3, "rounds": 1, "deals_per_table": 1,
+        "participants": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]}).get_json()
+    tid, organizer = created["id"], created["token"]
+    assert client.post(f"/v1/tournaments/{tid}/participants/0/withdraw", headers=auth(organizer),
+                       json={"bot": "random"}).status_code == 200
+    seq = client.get(f"/v1/tournaments/{tid}").get_json()["seq"]
+    refused = client.post(f"/v1/tournaments/{tid}/participants/0")
+    assert refused.status_code == 409 and refused.get_json()["code"] == "seat_taken"
+    assert "withdrawn" in refused.get_json()["detail"]
+    after = client.get(f"/v1/tournaments/{tid}").get_json()
+    assert after["seq"] == seq and not after["participants"][0]["joined"]
+    # ... and its credential was not kept: a second try is refused the same way, not as joined already
+    again = client.post(f"/v1/tournaments/{tid}/participants/0")
+    assert again.status_code == 409 and "withdrawn" in again.get_json()["detail"]
+
+
 def test_an_abandoned_tournament_seat_is_taken_again_only_by_its_participant(app, client, now):
     # Two humans at one clocked table, so the game waits for the one who stays
     tid, tokens, organizer = tournament(client, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}], clock=CLOCK)

@@ -23,6 +23,8 @@ def test_every_operation_has_id_tags_and_documented_errors():
         seen.add(operation["operationId"])
         assert operation.get("tags"), (path, method)
         assert "500" in operation["responses"], (path, method)
+        # Every route refuses an unknown or repeated query parameter (api/http.py, refuse_unknown_query)
+        assert "422" in operation["responses"], (path, method)
         for status, response in operation["responses"].items():
             if status.startswith(("4", "5")):
                 content = _resolve(to_json_schema(response))["content"]

@@ -118,6 +118,15 @@ def test_a_human_withdrawn_before_the_start_no_longer_holds_it_up_and_is_a_bot_f
                                                                                             "bot": "heuristic"}
 
 
+def test_a_slot_withdrawn_before_anyone_joined_it_cannot_be_joined():
+    # Given a human slot withdrawn before its human joined
+    state = given(*created(participants=HUMANS))
+    state = T.fold(state, when(state, type="withdraw", participant=1))
+    # When someone joins it, Then it is refused: the slot is its bot's now
+    with pytest.raises(errors.SeatTaken, match="withdrawn"):
+        when(state, type="join", participant=1)
+
+
 @pytest.mark.parametrize("command,error", [
     ({"participant": 2}, errors.WrongPhase),  # a bot
     ({"participant": 8}, errors.InvalidCommand),
