@@ -107,7 +107,7 @@ def create_games():
     body = validate(BulkSchema(), json_body())
     start_ms = checked_start(body.get("start_at"))
     games = body["games"]
-    check_games(games, start_ms)
+    ceilings = check_games(games, start_ms)
     footprints = [game_footprint(game.get("seats")) for game in games]
     scope = hashlib.sha256((presented if operator else f"address:{request.remote_addr}").encode()).hexdigest()[:16]
     record_key = _key("bulk", scope, hashlib.sha256(key.encode()).hexdigest())
@@ -116,14 +116,24 @@ def create_games():
     record = _record(redis.get(record_key))
     replayed = record is not None
     if record is None:
-        if not operator:  # counted by its games: the rate, the active games, their search bots
-            quotas().check_create(request.remote_addr, creation_statuses,
-                                  Footprint(len(games), sum(f.search_ms for f in footprints)),
-                                  creations=len(games))
-        fresh = {"fingerprint": fingerprint, "secret": secrets.token_bytes(32).hex()}
-        if redis.set(record_key, json.dumps(fresh), nx=True, ex=IDEMPOTENCY_TTL_S):
+        # The batch's stored events (each game at its max_events ceiling) are reserved before its record
+        # exists and given back if it is refused; once the record is stored they stay counted, even if a
+        # game fails midway: a retry with the key completes the batch and is not counted again.
+        reservation = quotas().reserve_events(None if operator else request.remote_addr, sum(ceilings))
+        try:
+            if not operator:  # counted by its games: the rate, the active games, their search bots
+                quotas().check_create(request.remote_addr, creation_statuses,
+                                      Footprint(len(games), sum(f.search_ms for f in footprints)),
+                                      creations=len(games))
+            fresh = {"fingerprint": fingerprint, "secret": secrets.token_bytes(32).hex()}
+            recorded = redis.set(record_key, json.dumps(fresh), nx=True, ex=IDEMPOTENCY_TTL_S)
+        except BaseException:
+            reservation.refund()
+            raise
+        if recorded:
             record = fresh
-        else:  # a twin request recorded the key first: this one completes that batch
+        else:  # a twin request recorded the key first: this one completes that batch, which counted them
+            reservation.refund()
             record, replayed = _record(redis.get(record_key)), True
     if record is None or record["fingerprint"] != fingerprint:
         raise Problem(422, "idempotency_key_reused", "this Idempotency-Key was used for another bulk request; "
@@ -172,25 +182,29 @@ def plain_seats(game: dict) -> list[dict] | None:
     return None if seats is None else [{k: v for k, v in seat.items() if k != "player"} for seat in seats]
 
 
-def check_games(games: list[dict], start_ms: int | None) -> None:
-    """Every game validated by the table's own create before any is created: 422 naming each bad field."""
+def check_games(games: list[dict], start_ms: int | None) -> list[int]:
+    """Every game validated by the table's own create before any is created: 422 naming each bad field.
+    The games' ``max_events`` ceilings, as their ``GameCreated`` records them (for the events quota)."""
     table = runtime().handler.table
     problems: dict[str, list[str]] = {}
+    ceilings = []
     start_at = iso(start_ms) if start_ms is not None else None
     for number, game in enumerate(games):
         try:
-            table.create(game["game"], game["players"], game.get("rules") or {}, plain_seats(game),
-                         game.get("preset_deals"), "0" * 64, game.get("limits"), game.get("clock"), start_at,
-                         game.get("hints", False))
+            events = table.create(game["game"], game["players"], game.get("rules") or {}, plain_seats(game),
+                                  game.get("preset_deals"), "0" * 64, game.get("limits"), game.get("clock"),
+                                  start_at, game.get("hints", False))
         except InvalidSetup as exc:
             problems.update({f"games[{number}].{field}": messages for field, messages in exc.errors.items()})
             continue
+        ceilings.append(events[0].data["limits"]["max_events"])
         players = [seat["player"] for seat in game.get("seats") or () if seat.get("player")]
         for player in sorted({p for p in players if players.count(p) > 1}):
             problems.setdefault(f"games[{number}].seats", []).append(f"player {player!r} has one seat a game")
     if problems:
         raise Problem(422, "invalid_setup", f"{len(problems)} problems in the batch; nothing was created",
                       errors=problems)
+    return ceilings
 
 
 def create_batch(secret: bytes, games: list[dict], start_ms: int | None) -> dict:

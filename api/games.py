@@ -17,7 +17,7 @@ from .http import (counted_write, game_response, idempotency_key, if_match, int_
                    query_params, quotas, runtime, seat_view, validate, viewer_credential, with_time_left)
 from .listing import listed_page
 from .problems import Problem
-from .quotas import API_KEY_HEADER, game_footprint
+from .quotas import API_KEY_HEADER, game_events, game_footprint
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
 from .seats import abandoned, reclaim
 from .tournaments import creation_statuses
@@ -42,11 +42,21 @@ def create_game():
     limit_writes()
     body = validate(_instance(CreateGameSchema), json_body())
     footprint = game_footprint(body.get("seats"))
-    if not operator:
-        quotas().check_create(request.remote_addr, creation_statuses, footprint)
-    outcome = runtime().handler.create(body["game"], body["players"], body.get("rules") or {},
-                                       body.get("seats"), body.get("preset_deals"), body.get("limits"),
-                                       body.get("clock"), hints=body.get("hints", False))
+    handler = runtime().handler
+    # The game's events are reserved before it is created, at its max_events ceiling (computed from the
+    # rules and limits as the table computes it), and given back if the creation is refused or fails.
+    reservation = quotas().reserve_events(None if operator else request.remote_addr,
+                                          game_events(handler.table, body))
+    try:
+        if not operator:
+            quotas().check_create(request.remote_addr, creation_statuses, footprint)
+        outcome = handler.create(body["game"], body["players"], body.get("rules") or {},
+                                 body.get("seats"), body.get("preset_deals"), body.get("limits"),
+                                 body.get("clock"), hints=body.get("hints", False))
+    except BaseException:
+        reservation.refund()
+        raise
+    reservation.settle(outcome.loaded.state.limits.max_events)
     if not operator:
         quotas().created(request.remote_addr, outcome.game_id, footprint)
     return game_response(summary(outcome.loaded), outcome.loaded.seq, 201,

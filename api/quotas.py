@@ -1,6 +1,6 @@
 """Quotas per client address, and the operator key that is exempt from them.
 
-Three quotas bound what one anonymous address can make the server do:
+These quotas bound what one anonymous address can make the server do:
 
 * **game creation**: at most ``creates`` games per ``create_window_s``, counted in
   Redis (a fixed window, shared by every API process);
@@ -16,6 +16,13 @@ Three quotas bound what one anonymous address can make the server do:
   address can keep the bot workers busy with at once;
 * **import storage**: at most ``import_bytes`` bytes of exports imported per
   day (``IMPORT_WINDOW_S``), since an imported game is stored for good.
+* **stored events**: at most ``events`` events per day (``EVENTS_WINDOW_S``, a
+  fixed window) in the games an address creates, each game counted at its
+  ``max_events`` ceiling (``GameCreated.limits``) when it is created, since a
+  game is kept for good once played, however soon it finishes: a bulk pairing
+  counts its games, a tournament every table game it will open (``game_events``,
+  ``tournament_events``). Reserved before the creation and given back when it
+  fails (``reserve_events``); one creation over the limit alone is a 403.
 * **analyses**: at most ``analyses`` analyses of finished games queued or
   running at once per address (``ANALYSIS_HORIZON_S`` at most each), since
   each costs the bot workers seconds of search.
@@ -23,13 +30,13 @@ Three quotas bound what one anonymous address can make the server do:
   (a fixed window; a hint already made is answered without counting), since each
   is a search bot's decision made for a seat (``api/hints.py``).
 
-A creation's weight in the last two is its ``Footprint``: a game is one game
+A creation's weight in the active games and the search budget is its ``Footprint``: a game is one game
 and its search seats' caps; a tournament is the tables of one round (they
 play at once) and its search participants at the default cap. Each
 refusal is a 429 problem with ``Retry-After``; a creation that is too big by
 itself (a tournament of more than ``tournament_deals`` table deals, or whose
 round alone opens more games than ``active``; a search budget over
-``search_ms`` alone) is a 403 that no waiting mends. With ``STICH_API_KEYS`` set
+``search_ms`` alone; more events than ``events`` alone) is a 403 that no waiting mends. With ``STICH_API_KEYS`` set
 (comma-separated keys), creating a game needs ``X-API-Key`` with one of them,
 and a request carrying a valid key is exempt from every quota and from the
 per-address write limit: that is a tournament backend's credential.
@@ -46,13 +53,18 @@ from typing import Iterator
 
 import redis
 
-from domain.table import DEFAULT_BUDGET_MS
+from domain.errors import InvalidSetup
+from domain.table import DEFAULT_BUDGET_MS, Table, default_limits, validate_limits
 
 from .problems import Problem
 from .ratelimit import window_counts, window_now
 
 ACTIVE_HORIZON_S = 24 * 3600
 IMPORT_WINDOW_S = 24 * 3600  # imported games are kept for good, so their bytes are counted per day
+EVENTS_WINDOW_S = 24 * 3600  # created games are kept for good too: their events are counted per day
+# The largest anonymous Schafkopf tournament (1,024 table deals, at the default ceilings about 3.2
+# million events) fits a day; at about 250 bytes an event, at most about 1 GB a day per address.
+EVENTS_LIMIT = 4_000_000
 ANALYSIS_HORIZON_S = 600  # an analysis still unfinished after this no longer counts (its worker died)
 HINT_WINDOW_S = 60  # hints are counted per minute: a person asks a few a minute at most
 API_KEY_HEADER = "X-API-Key"
@@ -73,6 +85,7 @@ class Quotas:
     import_bytes: int | None = None  # bytes of exports one address may import per IMPORT_WINDOW_S
     analyses: int | None = None  # analyses of finished games queued or running at once per address
     hints: int | None = None  # hints computed per HINT_WINDOW_S per address
+    events: int | None = None  # events (max_events ceilings) of the games one address may create per EVENTS_WINDOW_S
 
     @classmethod
     def from_env(cls) -> "Quotas":
@@ -85,7 +98,8 @@ class Quotas:
                    api_keys=keys, search_ms=read("STICH_SEARCH_BUDGET_LIMIT", SEARCH_BUDGET_LIMIT),
                    tournament_deals=read("STICH_TOURNAMENT_DEALS_LIMIT", 1024),
                    import_bytes=read("STICH_IMPORT_BYTES_LIMIT", 64 * 1024 * 1024),
-                   analyses=read("STICH_ANALYSIS_LIMIT", 2), hints=read("STICH_HINT_LIMIT", 30))
+                   analyses=read("STICH_ANALYSIS_LIMIT", 2), hints=read("STICH_HINT_LIMIT", 30),
+                   events=read("STICH_EVENTS_LIMIT", EVENTS_LIMIT))
 
 
 @dataclass(frozen=True)
@@ -117,6 +131,35 @@ def tournament_footprint(config: dict) -> Footprint:
     participants = config["participants"]
     searches = sum(1 for p in participants if p.get("bot") == "search")
     return Footprint(len(participants) // config["players"], searches * DEFAULT_BUDGET_MS)
+
+
+def game_events(table: Table, body: dict) -> int:
+    """The ``max_events`` ceiling of the game a create body (shape-checked) makes, computed as
+    ``Table.create`` computes it: the game's setup of ``rules`` and ``preset_deals``, then
+    ``validate_limits`` over its ``default_limits``. This repeats only the setup of the rules, not
+    the creation's whole validation, so the events are reserved before the game is created. 0 when
+    these do not validate: the creation then refuses the body itself (and ``settle`` would correct a
+    0 that was wrong)."""
+    game = table.games.get(body.get("game"))
+    if game is None or body.get("players") not in game.player_counts:
+        return 0
+    try:
+        setup = game.setup(body["players"], body.get("rules") or {}, body.get("preset_deals"))
+        return validate_limits(body.get("limits"), default_limits(game, setup)).max_events
+    except InvalidSetup:
+        return 0
+
+
+def tournament_events(table: Table, config: dict) -> int:
+    """The events a tournament (its validated config) may store: every table game it will open (the
+    tables of a round x its rounds), each at the ceiling its driver creates it with
+    (``Tournaments.table_setup``: the tournament's rules, no limits of its own, so the default ones).
+    A duplicate tournament's tables also get preset deals, drawn later from its seed; the ceiling
+    does not depend on them (``Game.deal_ceiling`` reads the rules)."""
+    game = table.games[config["game"]]
+    per_game = default_limits(game, game.setup(config["players"], config["rules"], None)).max_events
+    tables = len(config["participants"]) // config["players"]
+    return tables * config["rounds"] * per_game
 
 
 class QuotaKeeper:
@@ -235,13 +278,41 @@ class QuotaKeeper:
         return f"{self.prefix}:quota:active:{address}"
 
     # -- imports (storage) -----------------------------------------------------
-    def reserve_import(self, address: str | None, size: int) -> "ImportReservation":
+    def reserve_events(self, address: str | None, events: int) -> "Reservation":
+        """Count ``events`` (the ``max_events`` ceilings of the games a creation makes) against the
+        address's daily stored-events quota: 429 ``events_quota`` past it, 403 ``events_limit`` when
+        ``events`` alone is over it. Counted before the creation, so concurrent creations cannot
+        overshoot; ``refund`` gives them back when nothing was created. ``address`` None: exempt."""
+        limit = self.quotas.events
+        if not limit or address is None:
+            return Reservation(None, None, 0)
+        if events > limit:
+            raise Problem(403, "events_limit", f"this creation may store {events} events (its games' max_events "
+                          f"ceilings), over the {limit} one address may create in {EVENTS_WINDOW_S // 3600} h; "
+                          f"lower the games' limits.max_events, or create it with an operator key "
+                          f"({API_KEY_HEADER})", limit=limit, requested=events)
+        index, retry = window_now(EVENTS_WINDOW_S)
+        key = f"{self.prefix}:quota:events:{address}:{index}"
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.incrby(key, events)
+        pipe.expire(key, EVENTS_WINDOW_S * 2)
+        used = pipe.execute()[0]
+        if used > limit:
+            self.redis.decrby(key, events)
+            raise Problem(429, "events_quota", f"this creation may store {events} events (its games' max_events "
+                          f"ceilings); with the {used - events} of the games created from this address in this "
+                          f"{EVENTS_WINDOW_S // 3600} h window that passes the {limit} allowed; retry after "
+                          f"{retry}s, or lower the games' limits.max_events", headers={"Retry-After": str(retry)},
+                          limit=limit, window_s=EVENTS_WINDOW_S, used=used - events, requested=events)
+        return Reservation(self.redis, key, events)
+
+    def reserve_import(self, address: str | None, size: int) -> "Reservation":
         """Count ``size`` bytes of an export to store against the address's daily import quota
         (429 ``import_quota`` past it); counted before the work, so concurrent imports cannot
         overshoot, and ``refund`` gives them back when nothing is stored."""
         limit = self.quotas.import_bytes
         if not limit or address is None:
-            return ImportReservation(None, None, 0)
+            return Reservation(None, None, 0)
         index, retry = window_now(IMPORT_WINDOW_S)
         key = f"{self.prefix}:quota:import:{address}:{index}"
         pipe = self.redis.pipeline(transaction=False)
@@ -254,7 +325,7 @@ class QuotaKeeper:
                           f"exports this address may import in {IMPORT_WINDOW_S // 3600} h "
                           f"({used - size} used); retry after {retry}s", headers={"Retry-After": str(retry)},
                           limit=limit, window_s=IMPORT_WINDOW_S)
-        return ImportReservation(self.redis, key, size)
+        return Reservation(self.redis, key, size)
 
     # -- analyses --------------------------------------------------------------
     def reserve_analysis(self, address: str | None, analysis: str, unfinished) -> None:
@@ -325,15 +396,26 @@ class QuotaKeeper:
                 self._open.pop(address, None)  # the map holds only addresses with open streams
 
 
-class ImportReservation:
+class Reservation:
+    """An amount counted in a window's counter before the work it pays for (``reserve_import``,
+    ``reserve_events``)."""
+
     def __init__(self, client: redis.Redis | None, key: str | None, size: int):
         self._client, self._key, self._size = client, key, size
 
     def refund(self) -> None:
-        """Idempotent: the bytes were not stored (the export did not verify, or was there already)."""
+        """Idempotent: nothing was stored (the export did not verify or was there already; the
+        creation was refused or failed)."""
         client, self._client = self._client, None
         if client is not None:
             client.decrby(self._key, self._size)
+
+    def settle(self, actual: int) -> None:
+        """The amount stored turned out to be ``actual``: count the difference (none when the estimate
+        before was right, as it is when ``game_events`` and ``Table.create`` agree)."""
+        if self._client is not None and actual != self._size:
+            self._client.incrby(self._key, actual - self._size)
+            self._size = actual
 
 
 class Slot:

@@ -46,7 +46,7 @@ from .feed import followed_stream, revealed
 from .listing import listed_page
 from .meta import version
 from .problems import Problem
-from .quotas import API_KEY_HEADER, tournament_footprint
+from .quotas import API_KEY_HEADER, tournament_events, tournament_footprint
 from .seats import abandoned, reclaim
 
 tournaments = Blueprint("tournaments", __name__, url_prefix="/v1")
@@ -130,13 +130,22 @@ def create_tournament():
     # weigh it by the tables its rounds open and its search participants.
     config = handler.table.create(raw, "")[0].data
     footprint = tournament_footprint(config)
-    if not operator:  # counts against the address's creation rate and active creations, like its games
+    if not operator:
         quotas().check_tournament(config)
-        quotas().check_create(request.remote_addr, creation_statuses, footprint)
-    token = new_token()
-    outcome = handler.create_with(lambda commitment: handler.table.create(raw, commitment),
-                                  game_id="t" + secrets.token_hex(8)[1:])  # "t": never mistaken for a game's
-    handler.store.save_seat_credential(outcome.game_id, ORGANIZER, token_hash(token))
+    # Every table game it will open counts against the stored-events quota now, at the ceiling the driver
+    # creates it with, reserved before the tournament exists and given back if its creation fails.
+    reservation = quotas().reserve_events(None if operator else request.remote_addr,
+                                          tournament_events(runtime().handler.table, config))
+    try:
+        if not operator:  # counts against the address's creation rate and active creations, like its games
+            quotas().check_create(request.remote_addr, creation_statuses, footprint)
+        token = new_token()
+        outcome = handler.create_with(lambda commitment: handler.table.create(raw, commitment),
+                                      game_id="t" + secrets.token_hex(8)[1:])  # "t": never mistaken for a game's
+        handler.store.save_seat_credential(outcome.game_id, ORGANIZER, token_hash(token))
+    except BaseException:
+        reservation.refund()
+        raise
     if not operator:
         quotas().created(request.remote_addr, outcome.game_id, footprint)
     body = body_of(outcome.loaded)

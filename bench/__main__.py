@@ -63,7 +63,7 @@ def start_server(redis_url: str, port: int, http_workers: int, connections: int,
     ``gc_log``: where the API workers log their slow garbage collections (see ``bench.app``)."""
     env = {**os.environ, "REDIS_URL": redis_url, "STICH_RATE_LIMIT_TOKEN": "0", "STICH_RATE_LIMIT_ADDRESS": "0",
            # One address plays every client: no per-address quotas either.
-           "STICH_CREATE_LIMIT": "0", "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_STREAMS_LIMIT": "0",
+           "STICH_CREATE_LIMIT": "0", "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_EVENTS_LIMIT": "0", "STICH_STREAMS_LIMIT": "0",
            "STICH_BOT_THINK_MS": "0", "STICH_LOG_LEVEL": "ERROR"}
     if gc_log:
         env["BENCH_GC_LOG"] = str(gc_log)

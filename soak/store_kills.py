@@ -178,7 +178,8 @@ def run(kills: int, say, seed: int = 2026, limit_s: float = LIMIT_S) -> dict:
         # A bot's pause before its move keeps the worker inside a job most of the time, where a
         # store crash used to end it.
         serve = Serve(Path(tmp) / "data", {"STICH_CREATE_LIMIT": "0", "STICH_RATE_LIMIT_ADDRESS": "0",
-                                            "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_BOT_THINK_MS": "300"})
+                                            "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_EVENTS_LIMIT": "0",
+                                            "STICH_BOT_THINK_MS": "300"})
         player = Player(serve.url, seed)
         try:
             return kill_under_load(serve, player, kills, say, rng, limit_s)

@@ -105,7 +105,7 @@ class Topology:
         # One address plays every seat here: the per-address quotas would stop it, not a deployment.
         env.update({"REDIS_URL": self.cluster.url, "QUEUE_URL": self.queue.url, "STICH_TRUSTED_PROXIES": "1",
                     "STICH_CREATE_LIMIT": "0", "STICH_RATE_LIMIT_ADDRESS": "0", "STICH_RATE_LIMIT_TOKEN": "0",
-                    "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_BOT_THINK_MS": str(self.think_ms),
+                    "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_EVENTS_LIMIT": "0", "STICH_BOT_THINK_MS": str(self.think_ms),
                     "PYTHONSAFEPATH": "1"})
         self.env = env
         for name in PROCESSES:
