@@ -21,7 +21,7 @@ from domain.transcript import render as render_transcript
 from workers.analysis import Analyses, head_of
 
 from .embargo import embargo
-from .http import game_response, limit_writes, quotas, runtime, viewer_seat
+from .http import game_response, limit_writes, operator_request, quotas, runtime, viewer_seat
 from .import_index import PENDING, ImportIndex
 from .meta import version
 from .problems import Problem
@@ -170,6 +170,7 @@ def report_body(report: audit.Report) -> dict:
 def verify():
     limit_writes()  # verification is work: it counts like a write
     raw = uploaded_body()
+    quotas().count_upload(None if operator_request() else request.remote_addr, len(raw))
     with upload_turn():
         pace = Pacer()
         return report_body(cooperative_verify(uploaded_records(raw, pace), pace))
@@ -180,6 +181,7 @@ def import_game():
     operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER), "importing a game")
     limit_writes()
     raw = uploaded_body()
+    quotas().count_upload(None if operator else request.remote_addr, len(raw))
     with upload_turn():
         return import_upload(raw, operator)
 

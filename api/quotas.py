@@ -23,6 +23,11 @@ These quotas bound what one anonymous address can make the server do:
   counts its games, a tournament every table game it will open (``game_events``,
   ``tournament_events``). Reserved before the creation and given back when it
   fails (``reserve_events``); one creation over the limit alone is a 403.
+* **upload CPU**: at most ``upload_bytes`` bytes of exports uploaded to verify or
+  import per ``UPLOAD_WINDOW_S`` (a fixed window), since checking one costs the
+  HTTP process CPU time in proportion to its size (about 0.4 s a MB) and one
+  upload runs at a time per process: without it, two connections could keep
+  every HTTP process verifying.
 * **analyses**: at most ``analyses`` analyses of finished games queued or
   running at once per address (``ANALYSIS_HORIZON_S`` at most each), since
   each costs the bot workers seconds of search.
@@ -67,6 +72,7 @@ EVENTS_WINDOW_S = 24 * 3600  # created games are kept for good too: their events
 EVENTS_LIMIT = 4_000_000
 ANALYSIS_HORIZON_S = 600  # an analysis still unfinished after this no longer counts (its worker died)
 HINT_WINDOW_S = 60  # hints are counted per minute: a person asks a few a minute at most
+UPLOAD_WINDOW_S = 60  # uploads' bytes are counted per minute: their cost is CPU time now, not storage
 API_KEY_HEADER = "X-API-Key"
 # 53 search seats at the default cap, as many as the 8,000 ms this limit was when the default
 # budget was 150 ms of thinking: the cap grew to 500 ms when playouts became the budget.
@@ -86,6 +92,7 @@ class Quotas:
     analyses: int | None = None  # analyses of finished games queued or running at once per address
     hints: int | None = None  # hints computed per HINT_WINDOW_S per address
     events: int | None = None  # events (max_events ceilings) of the games one address may create per EVENTS_WINDOW_S
+    upload_bytes: int | None = None  # bytes of exports one address may upload (verify or import) per UPLOAD_WINDOW_S
 
     @classmethod
     def from_env(cls) -> "Quotas":
@@ -99,7 +106,8 @@ class Quotas:
                    tournament_deals=read("STICH_TOURNAMENT_DEALS_LIMIT", 1024),
                    import_bytes=read("STICH_IMPORT_BYTES_LIMIT", 64 * 1024 * 1024),
                    analyses=read("STICH_ANALYSIS_LIMIT", 2), hints=read("STICH_HINT_LIMIT", 30),
-                   events=read("STICH_EVENTS_LIMIT", EVENTS_LIMIT))
+                   events=read("STICH_EVENTS_LIMIT", EVENTS_LIMIT),
+                   upload_bytes=read("STICH_UPLOAD_BYTES_LIMIT", 32 * 1024 * 1024))
 
 
 @dataclass(frozen=True)
@@ -365,6 +373,21 @@ class QuotaKeeper:
             raise Problem(429, "hint_quota", f"more than {limit} hints asked for from this address in "
                           f"{HINT_WINDOW_S}s; retry after {retry}s", headers={"Retry-After": str(retry)},
                           limit=limit, window_s=HINT_WINDOW_S)
+
+    def count_upload(self, address: str | None, size: int) -> None:
+        """Count an upload's ``size`` bytes (an export to verify or import) against the address's
+        window; 429 ``upload_quota`` past ``upload_bytes``. Counted before the work is done, and not
+        given back: the CPU time of checking it is spent whatever it turns out to be."""
+        limit = self.quotas.upload_bytes
+        if not limit or address is None:
+            return
+        index, retry = window_now(UPLOAD_WINDOW_S)
+        [used] = window_counts(self.redis, [f"{self.prefix}:quota:upload:{address}:{index}"], UPLOAD_WINDOW_S, size)
+        if used > limit:
+            raise Problem(429, "upload_quota", f"more than {limit} bytes of exports uploaded from this address in "
+                          f"{UPLOAD_WINDOW_S}s (verifying one costs CPU time by its size); retry after {retry}s, "
+                          f"or verify offline with `stich verify`", headers={"Retry-After": str(retry)},
+                          limit=limit, window_s=UPLOAD_WINDOW_S)
 
     # -- streams ---------------------------------------------------------------
     def stream_slot(self, address: str | None, exempt: bool = False) -> "Slot":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import time
 
 import pytest
 from gunicorn.http.errors import InvalidChunkSize
@@ -150,3 +151,31 @@ class StartResponse:
 
     def __call__(self, *args):
         return self.function(*args)
+
+
+def test_uploads_count_their_bytes_a_minute_per_address_and_an_operator_key_is_exempt(redis_url, export_text):
+    """Checking an export costs CPU time by its size: past ``upload_bytes`` a minute, an address's
+    next upload (to verify or to import) is a 429 before any of that work, whatever it holds."""
+    from api import create_app
+    from api.quotas import UPLOAD_WINDOW_S, Quotas
+    from api.ratelimit import window_now
+
+    size = len(export_text.encode())
+    quotas = Quotas(upload_bytes=2 * size + 10)
+    client = create_app(redis_url, bots="inline", quotas=quotas).test_client()
+    address = {"REMOTE_ADDR": f"10.7.{random.randrange(256)}.{random.randrange(256)}"}
+    if window_now(UPLOAD_WINDOW_S)[1] < 10:  # so that the uploads fall in one window
+        time.sleep(window_now(UPLOAD_WINDOW_S)[1] + 0.1)
+    assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
+    assert client.post("/v1/imports", data=export_text, environ_base=address).status_code in (200, 201)
+    for route in ("/v1/verify", "/v1/imports"):
+        refused = client.post(route, data=export_text, environ_base=address)
+        assert refused.status_code == 429 and refused.get_json()["code"] == "upload_quota", refused.get_json()
+        assert refused.get_json()["limit"] == 2 * size + 10 and 0 < int(refused.headers["Retry-After"]) <= 60
+    # another address, and an operator key, are not held up
+    assert client.post("/v1/verify", data=export_text, environ_base={"REMOTE_ADDR": "10.6.0.1"}).status_code == 200
+    keyed = create_app(redis_url, bots="inline", quotas=Quotas(upload_bytes=quotas.upload_bytes,
+                                                               api_keys=frozenset({"k"}))).test_client()
+    assert keyed.post("/v1/verify", data=export_text, environ_base=address).status_code == 429
+    assert keyed.post("/v1/verify", data=export_text, environ_base=address,
+                      headers={"X-API-Key": "k"}).status_code == 200
