@@ -112,20 +112,23 @@ def measure_schafkopf(decision: Decision, state: TableState, draws: int, rng: ra
 # -- Scharwenzel -------------------------------------------------------------------------------
 def measure_scharwenzel(decision: Decision, state: TableState, draws: int, rng: random.Random) -> Draws | None:
     """The search's card play (``search.choose_card``): ``sample_hands`` draws the hands now,
-    weighed by ``weigher`` on their starting hands (the bidding, the trumps, the tout)."""
+    weighed by ``weigher`` on their starting hands: the bidding (the bids, the trumps, the tout)
+    alone, and with the cards played too (the search's)."""
     legal = decision.legal
     if len(legal) < 2 or legal[0]["type"] != "play":
         return None
     known = read_scharwenzel(decision)
-    weigh = weigher(decision, known)
-    if weigh is None:
+    weighers = {"bidding": weigher(decision, known, cards=False), "bidding+cards": weigher(decision, known)}
+    if weighers["bidding+cards"] is None:
         return None
     truth = state.inner.hands
-    result = Draws([], {"bidding": []})
+    result = Draws([], {name: [] for name in weighers})
     for _ in range(draws):
         hands = sample_hands(known, rng)
         result.accuracy.append(accuracy(truth, hands, decision.seat))
-        result.weights["bidding"].append(weigh(starting_hands(known, hands)))
+        starting = starting_hands(known, hands)
+        for name, weigh in weighers.items():
+            result.weights[name].append(1.0 if weigh is None else weigh(starting))
     return result
 
 

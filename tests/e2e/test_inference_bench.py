@@ -14,7 +14,7 @@ from bench import inference
 
 SEED = 900
 DRAWS = 40
-NAMES = {"schafkopf": {"talk+Stoss"}, "scharwenzel": {"bidding"},
+NAMES = {"schafkopf": {"talk+Stoss"}, "scharwenzel": {"bidding", "bidding+cards"},
          "scharfe-schoten": {"predictions", "cards", "both"}}
 
 

@@ -1,5 +1,5 @@
 """Scharwenzel's bots beyond ``random``: ``heuristic`` (rules) and ``search`` (PIMC over the heuristic,
-with inference from the bidding), and the arena-only steps between them (``search.py`` says what
+with inference from the bidding and the cards played), and the arena-only steps between them (``search.py`` says what
 each leaves out)."""
 from __future__ import annotations
 

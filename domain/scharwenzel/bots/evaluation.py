@@ -5,7 +5,7 @@ The ``search`` bot's own machinery: sampled hands (``determinize``) consistent w
 seat knows, each move played out by the heuristic to the end of the deal, scored as the deal's
 value for the seat's side (``rollout.value``: ``outcome.side_value``, in points, a hook is 24,
 plus a little per trick). Each sampled deal is weighted, as the ``search`` bot weighs it, by how
-likely the other seats' bids, trumps and tout answers are with its hands (``inference``). Every
+likely the other seats' bids, trumps, tout answers and cards are with its hands (``inference``). Every
 decision the search makes is judged:
 
 * a card: one card of each run of equal cards is played out (``search.distinct``), to the end by

@@ -14,21 +14,31 @@ heuristic would pick (another bid value, another suit of the same length) counts
 ``OTHER_CHOICE``. Every factor is at least ``FLOOR``, so no sampled deal gets weight 0: a seat
 may be a person who bids nothing like the heuristic.
 
-What it reads: the seat's own redacted history (the public bids, the trumps, the tout answers)
-and the sampled hands, never another seat's real cards. The seat's own choices are left out:
-they weigh every sample alike.
+The cards played (``plays``, ``play_weight``) are weighed the same way: each card another seat
+played where it had a choice gets 1 when the heuristic, holding that seat's sampled hand at that
+moment and seeing what that seat saw (the trick, the cards gone, the public voids), would have
+played it, and ``OTHER_CARD`` when not. The search leaves the heuristic's card only for a clear
+gain (``search.MARGIN``), so the search's own players mostly play the heuristic's card: this
+model fits them better than it fits their bids.
+
+What it reads: the seat's own redacted history (the public bids, the trumps, the tout answers,
+the cards played) and the sampled hands, never another seat's real cards. The seat's own
+choices are left out: they weigh every sample alike.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+from ...trick import cards_following
 from ..bidding import Bid, bid_options, trump_options
+from ..cards import Ranking, deck
 from . import heuristic
 from .knowledge import Knowledge
 
 SOFTNESS = 1.0  # strength points: how soft the heuristic's bidding threshold is taken
 OTHER_CHOICE = 0.3
+OTHER_CARD = 0.1  # a card the heuristic would not have played, against 1 for the one it would (bench.inference: 0.1 placed more right than 0.3 or 0.5)
 FLOOR = 0.02
 
 
@@ -100,4 +110,65 @@ def weight(seen: tuple[Choice, ...], starting, players: int) -> float:
     out = 1.0
     for choice in seen:
         out *= likelihood(choice, starting[choice.seat], players)
+    return out
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card another seat played where it may have had a choice, and what that seat saw then:
+    ``before`` the cards it had played earlier in the deal, ``trick`` the plays before it,
+    ``gone`` every card played in the deal before it, ``voids`` the public voids then."""
+    seat: int
+    card: str
+    before: tuple[str, ...]
+    trick: tuple[tuple[int, str], ...]
+    gone: frozenset
+    voids: dict
+
+
+def plays(history, known: Knowledge) -> tuple[Play, ...]:
+    """The other seats' cards of this deal, from the seat's redacted history (none before trumps)."""
+    if known.trumps is None:
+        return ()
+    ranking = Ranking(known.trumps, known.players)
+    out = []
+    played: dict[int, list[str]] = {s: [] for s in range(known.players)}
+    voids: dict[int, set[str]] = {s: set() for s in range(known.players)}
+    gone: set[str] = set()
+    trick: list[tuple[int, str]] = []
+    for event in history[known.deal_start + 1:]:
+        kind, data = event["type"], event["data"]
+        if kind == "CardPlayed":
+            who, card = data["seat"], data["card"]
+            if who != known.seat:
+                out.append(Play(who, card, tuple(played[who]), tuple(trick), frozenset(gone),
+                                {s: frozenset(v) for s, v in voids.items()}))
+            if trick and ranking.follow_suit(card) != ranking.follow_suit(trick[0][1]):
+                voids[who].add(ranking.follow_suit(trick[0][1]))
+            played[who].append(card)
+            gone.add(card)
+            trick.append((who, card))
+        elif kind == "TrickTaken":
+            trick = []
+    return tuple(out)
+
+
+def play_weight(seen: tuple[Play, ...], starting, known: Knowledge) -> float:
+    """The product over ``seen`` of 1 where the heuristic with the seat's sampled hand then would
+    have played the card, ``OTHER_CARD`` where not (a card that was its only choice counts 1)."""
+    ranking = Ranking(known.trumps, known.players)
+    cards = set(deck(known.players))
+    out = 1.0
+    for play in seen:
+        hand = list(starting[play.seat])
+        for card in play.before:
+            hand.remove(card)
+        led = ranking.follow_suit(play.trick[0][1]) if play.trick else None
+        legal = cards_following(hand, led, ranking.follow_suit)
+        if len(legal) < 2:
+            continue
+        unseen = cards - set(hand) - play.gone
+        choice = heuristic.choose_card(play.seat, known.players, ranking, legal, play.trick, unseen, play.voids)
+        if choice != play.card:
+            out *= OTHER_CARD
     return out

@@ -15,8 +15,8 @@ secret seed, which a bot never has.
 The bid, the trump suit and the tout are searched the same way from the deal's start
 (``contract``: every seat bids, names and plays as the heuristic in the rollouts, and a tout
 only when it is made in nearly every sampled deal). With ``inference``, every sampled deal is
-weighted by how likely the other seats' bids, trumps and tout answers are with its hands
-(``inference``, from the heuristic's own bidding).
+weighted by how likely the other seats' bids, trumps and tout answers are with its hands, and
+the cards they have played (``inference``, from the heuristic's own bidding and card play).
 
 The budget is a number of playouts (one candidate played to the end of the deal in one sampled
 deal): ``decision.playouts``, else the policy's own, else ``DEFAULT_PLAYOUTS``. Every candidate
@@ -65,13 +65,16 @@ def distinct(legal: list[dict], preferred: dict, known) -> list[dict]:
     return [c for c in legal if c["card"] in keep]
 
 
-def weigher(decision, known):
-    """``starting hands -> weight`` from the other seats' public choices in this deal; None when
-    they made none (every sampled deal would weigh the same)."""
+def weigher(decision, known, cards: bool = True):
+    """``starting hands -> weight`` from the other seats' public choices in this deal (their bids,
+    and with ``cards`` the cards they played); None when they made none (every sampled deal would
+    weigh the same)."""
     seen = inference.choices(decision.history, known)
-    if not seen:
+    played = inference.plays(decision.history, known) if cards else ()
+    if not seen and not played:
         return None
-    return lambda starting: inference.weight(seen, starting, decision.players)
+    return lambda starting: (inference.weight(seen, starting, decision.players) *
+                             (inference.play_weight(played, starting, known) if played else 1.0))
 
 
 def choose_card(decision, known, fallback: dict, playouts: int, rollout, margin: float, weigh=None) -> dict:
@@ -114,7 +117,7 @@ def make_search(playouts: int | None = None, rollout: str = "heuristic", margin:
     """A search policy: at most ``playouts`` rollouts a decision (``decision.playouts`` first,
     ``DEFAULT_PLAYOUTS`` when both are None) with the named rollout, leaving the heuristic's card
     only for one better by more than ``margin`` on average; ``deal``: the bid, the trumps and the
-    tout by search too; ``infer``: sampled deals weighted by the other seats' bidding."""
+    tout by search too; ``infer``: sampled deals weighted by the other seats' bidding and cards."""
     rollout_policy = ROLLOUTS[rollout]
 
     def policy(decision) -> dict:

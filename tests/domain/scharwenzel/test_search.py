@@ -1,6 +1,7 @@
 """The search's budget, its whole-deal decisions and its inference: deterministic with a seeded
-rng, never more playouts than asked, legal bids, trumps and touts, finite positive weights, and
-no way to another seat's cards. Small budgets (a few dozen playouts): seconds, not minutes.
+rng, never more playouts than asked, legal bids, trumps and touts, finite positive weights, a
+card-play model exact for heuristic players, and no way to another seat's cards (before and
+during the card play). Small budgets (a few dozen playouts): seconds, not minutes.
 """
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import random
 
 from domain.bots import match
 from domain.bots.decision import decision_for
+from domain.event import Event
 from domain.scharwenzel.bidding import Bid
+from domain.scharwenzel.cards import Ranking
 from domain.scharwenzel.bots import BOTS, contract, heuristic, inference, search
 from domain.scharwenzel.bots.determinize import TABLE, sample_hands, starting_hands
 from domain.scharwenzel.bots.knowledge import read
@@ -24,6 +27,9 @@ def seeds(count: int, tag: str) -> list[str]:
     return [rng.randbytes(32).hex() for _ in range(count)]
 
 
+TRUTH: dict = {}  # id(decision) -> the starting hands of its deal (for checks only: no bot sees them)
+
+
 def decisions(seed_hex: str, keep) -> list:
     """The decisions ``keep`` accepts from one heuristic deal, as their seats saw them."""
     out = []
@@ -33,7 +39,10 @@ def decisions(seed_hex: str, keep) -> list:
             out.append(decision)
         return heuristic.policy(decision)
 
-    match.play(TABLE, "scharwenzel", 4, {"deals": 1}, [watch] * 4, seed_hex)
+    _, events = match.play(TABLE, "scharwenzel", 4, {"deals": 1}, [watch] * 4, seed_hex)
+    dealt = next(e for e in events if e.type == "HandsDealt").data["hands"]
+    for decision in out:
+        TRUTH[id(decision)] = [list(hand) for hand in dealt]
     return out
 
 
@@ -162,3 +171,67 @@ def test_the_search_cannot_reach_another_seat_s_cards():
     assert len(one.legal) > 1
     for bot in (search.policy, BOTS["search-deal"]):
         assert bot(with_rng(one, 5, playouts=60)) == bot(with_rng(other, 5, playouts=60))
+
+
+def late_card_decisions(tag: str, count: int = 4) -> list:
+    """Card decisions with at least four other seats' cards played, from heuristic deals."""
+    return [d for seed_hex in seeds(count, tag) for d in decisions(seed_hex, card)
+            if len(inference.plays(d.history, read(d))) >= 4]
+
+
+def test_card_play_weighs_the_true_hands_of_heuristic_players_one_and_most_samples_less():
+    # Given heuristic players, the model of their card play is exact: the true starting hands
+    # explain every card, and a sampled deal that explains fewer cards weighs less
+    lower = measured = 0
+    for decision in late_card_decisions("plays"):
+        known = read(decision)
+        played = inference.plays(decision.history, known)
+        assert all(p.seat != decision.seat for p in played)
+        truth = TRUTH[id(decision)]
+        assert inference.play_weight(played, truth, known) == 1.0
+        for _ in range(5):
+            w = inference.play_weight(played, starting_hands(known, sample_hands(known, decision.rng)), known)
+            assert math.isfinite(w) and 0 < w <= 1
+            lower += w < 1
+            measured += 1
+    assert measured > 20 and lower > measured / 2
+
+
+
+def test_mid_play_the_search_cannot_reach_another_seat_s_cards():
+    # Given a card decision after other seats' cards, and the same deal with two unplayed cards of
+    # one suit swapped between two other seats (every earlier card stays legal, every public
+    # record the same), When the search decides in both, Then it plays the same card
+    checked = 0
+    for seed_hex in seeds(6, "no-peek-play"):
+        state, events = match.play(TABLE, "scharwenzel", 4, {"deals": 1}, [heuristic.policy] * 4, seed_hex)
+        played_cards = [e for e in events if e.type == "CardPlayed"]
+        if len(played_cards) < 10:
+            continue
+        cut = events.index(played_cards[9]) + 1  # after ten cards
+        prefix = events[:cut]
+        seat = TABLE.fold(TableState(), prefix).inner.trick.next_to_play(4)
+        dealt_at = next(i for i, e in enumerate(prefix) if e.type == "HandsDealt")
+        hands = [list(h) for h in prefix[dealt_at].data["hands"]]
+        gone = {e.data["card"] for e in played_cards[:10]}
+        ranking = Ranking(next(e for e in prefix if e.type == "TrumpsNamed").data["suit"], 4)
+        others = [s for s in range(4) if s != seat]
+        swap = next(((a, b, x, y) for a in others for b in others if a < b
+                     for x in hands[a] if x not in gone for y in hands[b] if y not in gone
+                     if ranking.follow_suit(x) == ranking.follow_suit(y) and x != y), None)
+        if swap is None:
+            continue
+        a, b, x, y = swap
+        hands[a][hands[a].index(x)], hands[b][hands[b].index(y)] = y, x
+        dealt = prefix[dealt_at]
+        twin = list(prefix)
+        twin[dealt_at] = Event(dealt.type, {**dealt.data, "hands": hands}, dealt.visibility, dealt.v)
+        one = decision_for(TABLE, TABLE.fold(TableState(), prefix), prefix, seat, random.Random(5))
+        other = decision_for(TABLE, TABLE.fold(TableState(), twin), twin, seat, random.Random(5))
+        assert one.view == other.view and one.history == other.history
+        if len(one.legal) < 2:
+            continue
+        for bot in (search.policy, BOTS["search-deal"]):
+            assert bot(with_rng(one, 5, playouts=SMALL)) == bot(with_rng(other, 5, playouts=SMALL))
+        checked += 1
+    assert checked >= 2
