@@ -299,20 +299,27 @@ class QuotaKeeper:
                           f"ceilings), over the {limit} one address may create in {EVENTS_WINDOW_S // 3600} h; "
                           f"lower the games' limits.max_events, or create it with an operator key "
                           f"({API_KEY_HEADER})", limit=limit, requested=events)
-        index, retry = window_now(EVENTS_WINDOW_S)
-        key = f"{self.prefix}:quota:events:{address}:{index}"
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.incrby(key, events)
-        pipe.expire(key, EVENTS_WINDOW_S * 2)
-        used = pipe.execute()[0]
-        if used > limit:
-            self.redis.decrby(key, events)
+        reservation, used, retry = self._reserve("events", address, events, EVENTS_WINDOW_S, limit)
+        if reservation is None:
             raise Problem(429, "events_quota", f"this creation may store {events} events (its games' max_events "
-                          f"ceilings); with the {used - events} of the games created from this address in this "
+                          f"ceilings); with the {used} of the games created from this address in this "
                           f"{EVENTS_WINDOW_S // 3600} h window that passes the {limit} allowed; retry after "
                           f"{retry}s, or lower the games' limits.max_events", headers={"Retry-After": str(retry)},
-                          limit=limit, window_s=EVENTS_WINDOW_S, used=used - events, requested=events)
-        return Reservation(self.redis, key, events)
+                          limit=limit, window_s=EVENTS_WINDOW_S, used=used, requested=events)
+        return reservation
+
+    def _reserve(self, name: str, address: str, amount: int, window_s: int,
+                 limit: int) -> tuple["Reservation | None", int, int]:
+        """Count ``amount`` in the address's ``name`` counter of the fixed window: the reservation (None,
+        and nothing counted, when it would pass ``limit``), what was used before it, and the seconds
+        until the window ends."""
+        index, retry = window_now(window_s)
+        key = f"{self.prefix}:quota:{name}:{address}:{index}"
+        [used] = window_counts(self.redis, [key], window_s, amount)
+        if used > limit:
+            self.redis.decrby(key, amount)
+            return None, used - amount, retry
+        return Reservation(self.redis, key, amount), used - amount, retry
 
     def reserve_import(self, address: str | None, size: int) -> "Reservation":
         """Count ``size`` bytes of an export to store against the address's daily import quota
@@ -321,19 +328,13 @@ class QuotaKeeper:
         limit = self.quotas.import_bytes
         if not limit or address is None:
             return Reservation(None, None, 0)
-        index, retry = window_now(IMPORT_WINDOW_S)
-        key = f"{self.prefix}:quota:import:{address}:{index}"
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.incrby(key, size)
-        pipe.expire(key, IMPORT_WINDOW_S * 2)
-        used = pipe.execute()[0]
-        if used > limit:
-            self.redis.decrby(key, size)
+        reservation, used, retry = self._reserve("import", address, size, IMPORT_WINDOW_S, limit)
+        if reservation is None:
             raise Problem(429, "import_quota", f"importing these {size} bytes would pass the {limit} bytes of "
                           f"exports this address may import in {IMPORT_WINDOW_S // 3600} h "
-                          f"({used - size} used); retry after {retry}s", headers={"Retry-After": str(retry)},
+                          f"({used} used); retry after {retry}s", headers={"Retry-After": str(retry)},
                           limit=limit, window_s=IMPORT_WINDOW_S)
-        return Reservation(self.redis, key, size)
+        return reservation
 
     # -- analyses --------------------------------------------------------------
     def reserve_analysis(self, address: str | None, analysis: str, unfinished) -> None:
