@@ -170,8 +170,8 @@ def report_body(report: audit.Report) -> dict:
 def verify():
     limit_writes()  # verification is work: it counts like a write
     raw = uploaded_body()
-    quotas().count_upload(None if operator_request() else request.remote_addr, len(raw))
-    with upload_turn():
+    with upload_turn():  # counted once its work runs: a 503 while the process is busy costs nothing
+        quotas().count_upload(None if operator_request() else request.remote_addr, len(raw))
         pace = Pacer()
         return report_body(cooperative_verify(uploaded_records(raw, pace), pace))
 
@@ -181,8 +181,8 @@ def import_game():
     operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER), "importing a game")
     limit_writes()
     raw = uploaded_body()
-    quotas().count_upload(None if operator else request.remote_addr, len(raw))
     with upload_turn():
+        quotas().count_upload(None if operator else request.remote_addr, len(raw))
         return import_upload(raw, operator)
 
 

@@ -310,6 +310,11 @@ class Table:
             raise errors.WrongPhase("only a game being played or waiting for its seats is paused or resumed")
         if state.paused == pause:
             raise errors.AlreadyDone("the game is paused already" if pause else "the game is not paused")
+        # Pausing and resuming are events too: near the ceiling a game is not paused again (its resume
+        # always is allowed), so no loop of them grows a game past its max_events, waiting or not.
+        if pause and state.limits is not None and state.events + 2 > state.limits.max_events:
+            raise errors.WrongPhase(f"the game is at its ceiling of {state.limits.max_events} events: "
+                                    "it is not paused again")
         return [Event("GamePaused", {})] if pause else [Event("GameResumed", {})]
 
     def _time_out(self, state: TableState, command: Mapping[str, Any], at: str | None) -> list[Event]:

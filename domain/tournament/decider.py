@@ -49,6 +49,9 @@ from .state import Result, RoundState, TableSlot, TournamentState
 
 FINAL_EVENT = "SeedRevealed"
 MAX_REASON = 200  # characters of a pause's or an abort's reason
+# Pauses a tournament may have: each is events in it and in every open table, so a loop of pause and
+# resume would grow them without end; an organiser pauses a few times a day.
+MAX_PAUSES = 100
 
 
 def table_game_id(tournament_id: str, round_: int, table: int) -> str:
@@ -212,6 +215,8 @@ class Tournaments:
             raise errors.WrongPhase("only a running tournament is paused")
         if state.paused:
             raise errors.AlreadyDone("the tournament is paused already")
+        if state.pauses >= MAX_PAUSES:
+            raise errors.WrongPhase(f"the tournament has been paused {MAX_PAUSES} times, the most it may be")
         return [Event("TournamentPaused", {"reason": reason})]
 
     def _resume(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
@@ -266,7 +271,7 @@ class Tournaments:
         if kind == "TournamentFinished":
             return replace(state, standings=tuple(data["standings"]), events=count)
         if kind == "TournamentPaused":
-            return replace(state, paused=True, events=count)
+            return replace(state, paused=True, pauses=state.pauses + 1, events=count)
         if kind == "TournamentResumed":
             return replace(state, paused=False, events=count)
         if kind == "ParticipantWithdrawn":

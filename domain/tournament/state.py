@@ -53,6 +53,7 @@ class TournamentState:
     rounds: tuple[RoundState, ...] = ()
     standings: tuple[dict, ...] | None = None  # final, once TournamentFinished (or TournamentAborted)
     paused: bool = False  # by its organizer: no table opens and no round is drawn until resumed
+    pauses: int = 0  # how often it was paused (at most decider.MAX_PAUSES)
     aborted: str | None = None  # the organizer's reason, once aborted
     withdrawn: tuple[tuple[int, str, int], ...] = ()  # (participant, the bot that plays for it, from round)
     events: int = 0

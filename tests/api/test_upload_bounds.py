@@ -179,3 +179,23 @@ def test_uploads_count_their_bytes_a_minute_per_address_and_an_operator_key_is_e
     assert keyed.post("/v1/verify", data=export_text, environ_base=address).status_code == 429
     assert keyed.post("/v1/verify", data=export_text, environ_base=address,
                       headers={"X-API-Key": "k"}).status_code == 200
+
+
+def test_an_upload_refused_while_the_process_is_busy_costs_no_upload_quota(redis_url, export_text, monkeypatch):
+    """Counted once its work runs: a 503 ``verifier_busy`` leaves the address's minute untouched."""
+    import api.audit
+    from api import create_app
+    from api.quotas import Quotas
+
+    size = len(export_text.encode())
+    client = create_app(redis_url, bots="inline", quotas=Quotas(upload_bytes=size + 10)).test_client()
+    address = {"REMOTE_ADDR": f"10.5.{random.randrange(256)}.{random.randrange(256)}"}
+    monkeypatch.setattr(api.audit, "TURN_WAIT_S", 0.05)
+    assert api.audit.TURN.acquire(timeout=5)
+    try:
+        for _ in range(3):
+            busy = client.post("/v1/verify", data=export_text, environ_base=address)
+            assert busy.status_code == 503 and busy.get_json()["code"] == "verifier_busy"
+    finally:
+        api.audit.TURN.release()
+    assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200

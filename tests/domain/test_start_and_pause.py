@@ -135,3 +135,24 @@ def test_a_table_paused_while_it_waits_for_a_seat_starts_paused_and_deals_on_res
     assert state.status == "active" and state.paused and table.system_command(state, SEED) is None
     state = table.fold(state, table.decide(state, None, {"type": "resume"}))
     assert table.system_command(state, SEED)["type"] == "deal"
+
+
+def test_a_waiting_table_is_not_paused_past_its_ceiling_however_often_it_is_asked():
+    # Given a table waiting for its seat, with a ceiling of 40 events
+    table = Table(GAMES)
+    events = table.create("scharfe-schoten", 3, {}, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], None,
+                          COMMITMENT, limits={"max_events": 40})
+    state = table.fold(TableState(), events)
+    # When the system pauses and resumes it again and again, Then a pause near the ceiling is refused
+    for _ in range(100):
+        try:
+            state = table.fold(state, table.decide(state, None, {"type": "pause"}))
+        except errors.WrongPhase as refused:
+            assert "ceiling of 40 events" in str(refused)
+            break
+        state = table.fold(state, table.decide(state, None, {"type": "resume"}))
+    else:
+        raise AssertionError("the pauses were never refused")
+    assert state.events <= 40 and not state.paused
+    # ... and a game paused just under it may always be resumed
+    assert table.decide(state, None, {"type": "take_seat", "seat": 0})

@@ -174,3 +174,17 @@ def test_a_waiting_tournament_is_aborted_too():
     assert state.status == "finished" and [e.type for e in events] == ["SeedRevealed"]
 
 
+
+
+def test_a_tournament_is_paused_at_most_max_pauses_times():
+    # Given a running tournament paused and resumed MAX_PAUSES times
+    from domain.tournament.decider import MAX_PAUSES
+
+    state = started(participants=HUMANS)
+    for _ in range(MAX_PAUSES):
+        state = T.fold(state, when(state, type="pause"))
+        state = T.fold(state, when(state, type="resume"))
+    # When it is paused once more, Then it is refused: each pause is events in it and its tables
+    with pytest.raises(errors.WrongPhase, match=f"{MAX_PAUSES} times"):
+        when(state, type="pause")
+    assert state.pauses == MAX_PAUSES and not state.paused
