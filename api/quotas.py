@@ -59,7 +59,7 @@ from typing import Iterator
 import redis
 
 from domain.errors import InvalidSetup
-from domain.table import DEFAULT_BUDGET_MS, Table, default_limits, validate_limits
+from domain.table import DEFAULT_BUDGET_MS, Table
 
 from .problems import Problem
 from .ratelimit import window_counts, window_now
@@ -142,18 +142,13 @@ def tournament_footprint(config: dict) -> Footprint:
 
 
 def game_events(table: Table, body: dict) -> int:
-    """The ``max_events`` ceiling of the game a create body (shape-checked) makes, computed as
-    ``Table.create`` computes it: the game's setup of ``rules`` and ``preset_deals``, then
-    ``validate_limits`` over its ``default_limits``. This repeats only the setup of the rules, not
-    the creation's whole validation, so the events are reserved before the game is created. 0 when
-    these do not validate: the creation then refuses the body itself (and ``settle`` would correct a
+    """The ``max_events`` ceiling of the game a create body (shape-checked) makes (``Table.ceilings``,
+    as ``Table.create`` records it), so the events are reserved before the game is created. 0 when
+    the body does not validate: the creation then refuses it itself (and ``settle`` would correct a
     0 that was wrong)."""
-    game = table.games.get(body.get("game"))
-    if game is None or body.get("players") not in game.player_counts:
-        return 0
     try:
-        setup = game.setup(body["players"], body.get("rules") or {}, body.get("preset_deals"))
-        return validate_limits(body.get("limits"), default_limits(game, setup)).max_events
+        return table.ceilings(body.get("game"), body.get("players"), body.get("rules"), body.get("preset_deals"),
+                              body.get("limits")).max_events
     except InvalidSetup:
         return 0
 
@@ -164,8 +159,7 @@ def tournament_events(table: Table, config: dict) -> int:
     (``Tournaments.table_setup``: the tournament's rules, no limits of its own, so the default ones).
     A duplicate tournament's tables also get preset deals, drawn later from its seed; the ceiling
     does not depend on them (``Game.deal_ceiling`` reads the rules)."""
-    game = table.games[config["game"]]
-    per_game = default_limits(game, game.setup(config["players"], config["rules"], None)).max_events
+    per_game = table.ceilings(config["game"], config["players"], config["rules"]).max_events
     tables = len(config["participants"]) // config["players"]
     return tables * config["rounds"] * per_game
 
@@ -313,13 +307,19 @@ class QuotaKeeper:
         """Count ``amount`` in the address's ``name`` counter of the fixed window: the reservation (None,
         and nothing counted, when it would pass ``limit``), what was used before it, and the seconds
         until the window ends."""
-        index, retry = window_now(window_s)
-        key = f"{self.prefix}:quota:{name}:{address}:{index}"
-        [used] = window_counts(self.redis, [key], window_s, amount)
+        key, used, retry = self._count(name, address, amount, window_s)
         if used > limit:
             self.redis.decrby(key, amount)
             return None, used - amount, retry
         return Reservation(self.redis, key, amount), used - amount, retry
+
+    def _count(self, name: str, address: str, amount: int, window_s: int) -> tuple[str, int, int]:
+        """Count ``amount`` more in the address's ``name`` counter of the current fixed window: its key,
+        the count now, and the seconds until the window ends (for Retry-After)."""
+        index, retry = window_now(window_s)
+        key = f"{self.prefix}:quota:{name}:{address}:{index}"
+        [used] = window_counts(self.redis, [key], window_s, amount)
+        return key, used, retry
 
     def reserve_import(self, address: str | None, size: int) -> "Reservation":
         """Count ``size`` bytes of an export to store against the address's daily import quota
@@ -368,8 +368,7 @@ class QuotaKeeper:
         limit = self.quotas.hints
         if not limit or address is None:
             return
-        index, retry = window_now(HINT_WINDOW_S)
-        [count] = window_counts(self.redis, [f"{self.prefix}:quota:hint:{address}:{index}"], HINT_WINDOW_S)
+        _, count, retry = self._count("hint", address, 1, HINT_WINDOW_S)
         if count > limit:
             raise Problem(429, "hint_quota", f"more than {limit} hints asked for from this address in "
                           f"{HINT_WINDOW_S}s; retry after {retry}s", headers={"Retry-After": str(retry)},
@@ -382,8 +381,7 @@ class QuotaKeeper:
         limit = self.quotas.upload_bytes
         if not limit or address is None:
             return
-        index, retry = window_now(UPLOAD_WINDOW_S)
-        [used] = window_counts(self.redis, [f"{self.prefix}:quota:upload:{address}:{index}"], UPLOAD_WINDOW_S, size)
+        _, used, retry = self._count("upload", address, size, UPLOAD_WINDOW_S)
         if used > limit:
             raise Problem(429, "upload_quota", f"more than {limit} bytes of exports uploaded from this address in "
                           f"{UPLOAD_WINDOW_S}s (verifying one costs CPU time by its size); retry after {retry}s, "

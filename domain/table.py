@@ -157,6 +157,21 @@ class Table:
         self.games = dict(games)
 
     # -- creation ---------------------------------------------------------
+    def _game(self, game_name: Any, players: Any) -> Game:
+        game = self.games.get(game_name)
+        if game is None:
+            raise errors.InvalidSetup({"game": [f"unknown game {game_name!r}; one of {sorted(self.games)}"]})
+        if players not in game.player_counts:
+            raise errors.InvalidSetup({"players": [f"{game.title} is played by {' or '.join(map(str, game.player_counts))} players"]})
+        return game
+
+    def ceilings(self, game_name: Any, players: Any, rules: Any, preset_deals: Any = None,
+                 limits: Any = None) -> Limits:
+        """The ``GameCreated.limits`` that ``create`` with these would record (raises InvalidSetup),
+        without the rest of a creation: what a quota reserves before the game exists."""
+        game = self._game(game_name, players)
+        return validate_limits(limits, default_limits(game, game.setup(players, rules or {}, preset_deals)))
+
     def create(self, game_name: str, players: Any, rules: Any, seats: Any,
                preset_deals: Any, seed_sha256: str, limits: Any = None, clock: Any = None,
                start_at: Any = None, hints: Any = False) -> list[Event]:
@@ -165,11 +180,7 @@ class Table:
         ``start_at`` (RFC 3339): the game does not start when its last seat is taken but at that
         time, when the system sends ``start`` (a scheduled command: the caller checks it is ahead).
         ``hints``: every seat may ask for the search's suggestion, by the table's agreement."""
-        game = self.games.get(game_name)
-        if game is None:
-            raise errors.InvalidSetup({"game": [f"unknown game {game_name!r}; one of {sorted(self.games)}"]})
-        if players not in game.player_counts:
-            raise errors.InvalidSetup({"players": [f"{game.title} is played by {' or '.join(map(str, game.player_counts))} players"]})
+        game = self._game(game_name, players)
         seat_list = self._validate_seats(game.name, players, seats)
         setup = game.setup(players, rules or {}, preset_deals)
         ceilings = validate_limits(limits, default_limits(game, setup))
