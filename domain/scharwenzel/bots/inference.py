@@ -34,7 +34,7 @@ from ...trick import cards_following
 from ..bidding import Bid, bid_options, trump_options
 from ..cards import Ranking, deck
 from . import heuristic
-from .knowledge import Knowledge
+from .knowledge import Cards, Knowledge, replay_cards
 
 SOFTNESS = 1.0  # strength points: how soft the heuristic's bidding threshold is taken
 OTHER_CHOICE = 0.3
@@ -130,26 +130,15 @@ def plays(history, known: Knowledge) -> tuple[Play, ...]:
     """The other seats' cards of this deal, from the seat's redacted history (none before trumps)."""
     if known.trumps is None:
         return ()
-    ranking = Ranking(known.trumps, known.players)
     out = []
-    played: dict[int, list[str]] = {s: [] for s in range(known.players)}
-    voids: dict[int, set[str]] = {s: set() for s in range(known.players)}
-    gone: set[str] = set()
-    trick: list[tuple[int, str]] = []
-    for event in history[known.deal_start + 1:]:
-        kind, data = event["type"], event["data"]
-        if kind == "CardPlayed":
-            who, card = data["seat"], data["card"]
-            if who != known.seat:
-                out.append(Play(who, card, tuple(played[who]), tuple(trick), frozenset(gone),
-                                {s: frozenset(v) for s, v in voids.items()}))
-            if trick and ranking.follow_suit(card) != ranking.follow_suit(trick[0][1]):
-                voids[who].add(ranking.follow_suit(trick[0][1]))
-            played[who].append(card)
-            gone.add(card)
-            trick.append((who, card))
-        elif kind == "TrickTaken":
-            trick = []
+
+    def seen(who: int, card: str, cards: Cards) -> None:
+        if who != known.seat:
+            out.append(Play(who, card, tuple(cards.played[who]), tuple(cards.trick),
+                            frozenset(c for hand in cards.played.values() for c in hand),
+                            {s: frozenset(v) for s, v in cards.voids.items()}))
+
+    replay_cards(history, known.deal_start, known.players, Ranking(known.trumps, known.players), seen)
     return tuple(out)
 
 

@@ -8,6 +8,7 @@ its bid; the seat that named trumps held exactly its bid of that suit, SW-3).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..cards import Ranking, deck
 
@@ -37,6 +38,40 @@ class Knowledge:
         return set(deck(self.players)) - gone
 
 
+class Cards:
+    """A deal's cards as every seat saw them, card by card: who played what, the voids a seat
+    showed by not following the led suit (``T`` for trumps), and the trick in play."""
+
+    def __init__(self, players: int, ranking: Ranking | None):
+        self.ranking = ranking
+        self.played: dict[int, list[str]] = {s: [] for s in range(players)}
+        self.voids: dict[int, set[str]] = {s: set() for s in range(players)}
+        self.trick: list[tuple[int, str]] = []
+
+    def play(self, who: int, card: str) -> None:
+        if self.trick and self.ranking is not None:
+            led = self.ranking.follow_suit(self.trick[0][1])
+            if self.ranking.follow_suit(card) != led:
+                self.voids[who].add(led)
+        self.played[who].append(card)
+        self.trick.append((who, card))
+
+
+def replay_cards(history, start: int, players: int, ranking: Ranking | None,
+                 before: Callable[[int, str, Cards], None] | None = None) -> Cards:
+    """The cards of the deal whose ``HandsDealt`` is ``history[start]``; ``before(seat, card, cards)``
+    is called before each card is played, with what was seen up to it."""
+    cards = Cards(players, ranking)
+    for event in history[start + 1:]:
+        if event["type"] == "CardPlayed":
+            if before is not None:
+                before(event["data"]["seat"], event["data"]["card"], cards)
+            cards.play(event["data"]["seat"], event["data"]["card"])
+        elif event["type"] == "TrickTaken":
+            cards.trick = []
+    return cards
+
+
 def read(decision) -> Knowledge:
     game = decision.view["game_state"]
     players, seat = decision.players, decision.seat
@@ -44,27 +79,15 @@ def read(decision) -> Knowledge:
     start = max((i for i, e in enumerate(history) if e["type"] == "HandsDealt"), default=0)
     trumps = game["trumps"]["suit"] if game.get("trumps") else None
     ranking = Ranking(trumps, players) if trumps else None
-    played: dict[int, list[str]] = {s: [] for s in range(players)}
-    voids: dict[int, set[str]] = {s: set() for s in range(players)}
     claims: list[tuple[int, str | None, int]] = []
-    trick: list[tuple[int, str]] = []
     for event in history[start + 1:]:
         kind, data = event["type"], event["data"]
         if kind == "BidMade":
             claims.append((data["seat"], "C" if data.get("besser") else None, data["value"]))
         elif kind == "TrumpsNamed" and data.get("seat") is not None and data.get("bid"):
             claims.append((data["seat"], data["suit"], data["bid"]["value"]))
-        elif kind == "CardPlayed":
-            who, card = data["seat"], data["card"]
-            played[who].append(card)
-            if trick and ranking is not None:
-                led = ranking.follow_suit(trick[0][1])
-                if ranking.follow_suit(card) != led:
-                    voids[who].add(led)
-            trick.append((who, card))
-        elif kind == "TrickTaken":
-            trick = []
+    cards = replay_cards(history, start, players, ranking)
     return Knowledge(seat=seat, players=players, hand=tuple(game.get("hand") or ()), trumps=trumps,
-                     hand_sizes=tuple(game["hand_sizes"]), played={s: tuple(c) for s, c in played.items()},
-                     voids={s: frozenset(v) for s, v in voids.items()}, trick=tuple(trick), deal_start=start,
-                     suit_claims=tuple(claims))
+                     hand_sizes=tuple(game["hand_sizes"]), played={s: tuple(c) for s, c in cards.played.items()},
+                     voids={s: frozenset(v) for s, v in cards.voids.items()}, trick=tuple(cards.trick),
+                     deal_start=start, suit_claims=tuple(claims))
