@@ -1,8 +1,9 @@
 """The analysis of a finished game: ask for it, then read its progress and its result.
 
 Anyone may ask, with no credential: once a game has finished every event is public, and the
-analysis judges each decision only from what its seat knew then. It costs the bot workers CPU,
-so an address may have ``Quotas.analyses`` analyses queued or running at once; an operator key
+analysis judges each decision only from what its seat knew then. It costs up to minutes of an analysis
+worker's CPU (workers/analysis.py: a worker of its own, so no game waits on it), so an address may
+have ``Quotas.analyses`` analyses queued or running at once; an operator key
 (``X-API-Key``) lifts that. A duplicate round's table is refused while its round runs, like its
 export (``api/embargo.py``): the analysis names the cards every seat held.
 """
@@ -27,13 +28,18 @@ from .quotas import API_KEY_HEADER
 
 analysis = Blueprint("analysis", __name__, url_prefix="/v1")
 
-SHOWN = ("status", "progress", "head", "budget", "thresholds", "seats", "decisions", "error")
+NONE = "none"  # GET's status before anybody has asked for the analysis (or after it expired)
+
+SHOWN = ("status", "progress", "head", "budget", "thresholds", "unit", "seats", "decisions", "error")
 
 
 def finished_game(game_id: str):
     """The game, loaded: 404 for none, 403 for an embargoed table, 409 while it runs."""
     rt = runtime()
     loaded = rt.handler.load(game_id)
+    if embargo().challenge_embargoed(game_id):
+        raise Problem(403, "embargoed", "this game plays today's daily challenge: nobody, its own player included, "
+                                        "analyses it until the day is over")
     tournament_id = embargo().tournament_of(game_id)
     if tournament_id and embargo().embargoed(tournament_id, game_id):
         raise Problem(403, "embargoed", "this table plays a duplicate round's deals, which other tables may still "
@@ -82,10 +88,11 @@ def ask(game_id: str):
 @analysis.get("/games/<game_id>/analysis")
 def read(game_id: str):
     loaded = finished_game(game_id)
-    record = Analyses(runtime().store).get(game_id, head_of(loaded))
-    if record is None:
-        raise Problem(404, "analysis_not_found", f"nobody has asked for game {game_id}'s analysis yet (or it "
-                                                 f"expired): POST /v1/games/{game_id}/analysis asks for it")
+    head = head_of(loaded)
+    record = Analyses(runtime().store).get(game_id, head)
+    if record is None:  # an answer, not an error: a replay asks on every visit (POST asks for one)
+        return jsonify({"game_id": game_id, "status": NONE, "progress": {"done": 0, "total": None}, "head": head,
+                        "seats": [], "decisions": []})
     response = jsonify(shown(record, game_id))
     if record["status"] != DONE:
         response.headers["Retry-After"] = "2"

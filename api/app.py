@@ -19,13 +19,14 @@ from eventstore.watch import BLOCK_S, StreamWatcher, WatchLimit
 from workers.context import build_runtime
 
 from . import request_log
-from .auth import CredentialCache
+from .auth import CredentialCache, PlayerCredentials
 from .http import refuse_unknown_query
 from .metrics import COMMAND_SECONDS, MOVES, REQUESTS, STORE_ERRORS, LabelledChildren
 from .problems import Problem, problem_response
 from .quotas import QuotaKeeper, Quotas
-from .ratelimit import Limits, RateLimiter
+from .ratelimit import Limits, RateLimiter, standing_fields
 from .view_cache import ViewCache
+from .websocket import SocketLimits
 
 log = logging.getLogger("stich.api")
 
@@ -77,12 +78,14 @@ class LeanFlask(Flask):
 def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | None = None,
                max_body_bytes: int = 64 * 1024, limits: Limits | None = None,
                max_watched_games: int | None = None, quotas: Quotas | None = None,
-               trusted_proxies: int | None = None) -> Flask:
+               trusted_proxies: int | None = None, database_url: str | None = None,
+               socket_limits: SocketLimits | None = None) -> Flask:
     """``bots='inline'`` plays bot turns inside the request (tests, single process);
     ``'rq'`` queues them for ``stich worker`` processes. ``limits`` are the write
     rate limits and ``quotas`` the per-address quotas and operator keys (None:
     none, as in tests; the WSGI entry point reads both from the environment). ``max_watched_games``: how many games this process follows
     for long polls and streams at once (``STICH_MAX_WATCHED_GAMES``, default 1024).
+    ``socket_limits``: the WebSocket's bounds (``STICH_SOCKET_*``, api/websocket.py).
     ``trusted_proxies``: how many reverse proxies in front set ``X-Forwarded-For`` and
     ``-Proto`` (``STICH_TRUSTED_PROXIES``, default 0), so the per-address limits see the client."""
     redis_url = redis_url or os.environ.get("REDIS_URL")
@@ -95,12 +98,15 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     proxies = trusted_proxies if trusted_proxies is not None else int(os.environ.get("STICH_TRUSTED_PROXIES", "0"))
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
-    runtime = build_runtime(redis_url, bots=bots, queue_url=queue_url or os.environ.get("QUEUE_URL"))
+    runtime = build_runtime(redis_url, bots=bots, queue_url=queue_url or os.environ.get("QUEUE_URL"),
+                            database_url=database_url)
     app.extensions["stich"] = runtime
     runtime.index.backfill()
     app.extensions["stich.limiter"] = RateLimiter(runtime.store.redis, limits or Limits())
     app.extensions["stich.quotas"] = QuotaKeeper(runtime.store.redis, quotas or Quotas())
     app.extensions["stich.credentials"] = CredentialCache(runtime.store.seat_credentials)
+    app.extensions["stich.player_credentials"] = PlayerCredentials(runtime.players)
+    app.extensions["stich.socket_limits"] = socket_limits or SocketLimits.from_env()
     app.extensions["stich.views"] = ViewCache()  # each (game, seq, seat) view made once: api/view_cache.py
     max_watched = max_watched_games or int(os.environ.get("STICH_MAX_WATCHED_GAMES", "1024"))
     app.extensions["stich.watcher"] = StreamWatcher(
@@ -115,17 +121,29 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     from .hints import hints
     from .meta import meta
     from .play import play
+    from .sockets import sockets
+    from .players import players
+    from .problem_pages import problem_pages
+    from .pools import pools
+    from .challenges import challenges
+    from .exports import exports_at_scale
     from .embargo import Embargo
     from .tournaments import install as install_tournaments
 
     app.register_blueprint(meta)
+    app.register_blueprint(problem_pages)
     app.register_blueprint(play)
     app.register_blueprint(bulk)  # before games: /v1/games/bulk is no game id
     app.register_blueprint(games)
     app.register_blueprint(feed)
+    app.register_blueprint(sockets)
     app.register_blueprint(exports)
     app.register_blueprint(analysis)
     app.register_blueprint(hints)
+    app.register_blueprint(players)
+    app.register_blueprint(pools)
+    app.register_blueprint(challenges)
+    app.register_blueprint(exports_at_scale)
     install_tournaments(app, redis_url, max_watched)
     embargo = app.extensions["stich.embargo"] = Embargo()
     counted = LabelledChildren()
@@ -146,7 +164,7 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
         if status == 200 and request.endpoint == "games.post_command" and "game" in g:
             counted.get(COMMAND_SECONDS, g.game).observe(time.perf_counter() - g.started)
             counted.get(MOVES, g.game).inc()
-        return request_log.finish(response, rule)
+        return request_log.finish(standing_fields(response), rule)
 
     @app.errorhandler(Problem)
     def _problem(exc: Problem):

@@ -10,9 +10,7 @@ read-only game.
 from __future__ import annotations
 
 import json
-import threading
 import time
-from contextlib import contextmanager
 
 from flask import Blueprint, Response, request
 
@@ -21,33 +19,38 @@ from domain.transcript import render as render_transcript
 from workers.analysis import Analyses, head_of
 
 from .embargo import embargo
-from .http import game_response, limit_writes, operator_request, quotas, runtime, viewer_seat
+from .http import download, game_response, limit_writes, operator_request, quotas, runtime, viewer_seat
 from .import_index import PENDING, ImportIndex
 from .meta import version
 from .problems import Problem
 from .quotas import API_KEY_HEADER
+from .uploads import admitted_upload
 
 exports = Blueprint("audit", __name__, url_prefix="/v1")
 
 PAGE = 1000  # events read from the store per round trip while an export streams
-UPLOAD_MAX_BYTES = 8 * 1024 * 1024  # an export to verify or import: the longest Schafkopf game is 5.4 MB
 # CPU time an upload's parse or verification runs before it yields to the process's other requests:
 # two uploads at once then delay a health check by about two slices.
 SLICE_S = 0.002
 YIELD_S = 0.0001  # not 0: gevent's sleep(0) can hand the loop from one busy greenlet to the next unpolled
-# One upload's CPU work at a time per process: two would double every other request's wait at each
-# step. The next waits its turn (a verification takes seconds at most), then is a 503.
-TURN = threading.BoundedSemaphore(1)
-TURN_WAIT_S = 30
 
 
 def header(loaded, complete: bool) -> dict:
     """The export's first line: the same for every caller once the game has finished."""
-    summary = runtime().handler.table.summary(loaded.state)
+    return export_header(runtime().handler.table, loaded, complete, version())
+
+
+def export_header(table, loaded, complete: bool, stich: str) -> dict:
+    """``header`` from what it needs (a stream of many games makes one per game after its request)."""
+    summary = table.summary(loaded.state)
+    # The rules with their keys sorted, as the stored event holds them: a process that created the game folded
+    # them in the order the rules were built, one that read them back (a restart, the archive) in the stored
+    # order, and an export must be the same bytes whichever process serves it.
+    rules = json.loads(json.dumps(summary["rules"], sort_keys=True))
     out = {"format": audit.FORMAT, "version": audit.FORMAT_VERSION, "game_id": loaded.game_id,
-           "game": summary["game"], "players": summary["players"], "rules": summary["rules"],
+           "game": summary["game"], "players": summary["players"], "rules": rules,
            "seats": summary["seats"], "status": summary["status"], "complete": complete,
-           "events": loaded.seq, "head": loaded.head, "stich": version()}
+           "events": loaded.seq, "head": loaded.head, "stich": stich}
     if complete:
         out["scores"] = summary["scores"]
     return out
@@ -73,7 +76,7 @@ def export(game_id: str):
     seat = viewer_seat(game_id, required=False)
     complete = runtime().handler.table.is_finished(loaded.state)
     lines = export_lines(runtime().store, header(loaded, complete), game_id, loaded, seat, complete)
-    response = Response(lines, mimetype="application/x-ndjson")
+    response = download(lines, "application/x-ndjson")
     response.headers["ETag"] = f'"{loaded.seq}"'
     response.headers["Content-Disposition"] = f'attachment; filename="stich-{game_id}.ndjson"'
     return response
@@ -113,34 +116,17 @@ class Pacer:
             self.since = time.perf_counter()
 
 
-@contextmanager
-def upload_turn():
-    """This process's one turn at an upload's CPU work, waited for at most ``TURN_WAIT_S``."""
-    if not TURN.acquire(timeout=TURN_WAIT_S):
-        raise Problem(503, "verifier_busy", "other uploads are being verified; retry", headers={"Retry-After": "5"})
-    try:
-        yield
-    finally:
-        TURN.release()
-
-
-def uploaded_body() -> bytes:
-    """The upload's bytes (read before its turn: a slow client holds no turn); 413 past ``UPLOAD_MAX_BYTES``."""
-    request.max_content_length = UPLOAD_MAX_BYTES + 1
-    raw = request.get_data(cache=False)
-    if len(raw) > UPLOAD_MAX_BYTES:
-        raise Problem(413, "body_too_large", f"an export to upload is at most {UPLOAD_MAX_BYTES} bytes; "
-                      "verify larger ones offline with `stich verify`")
-    return raw
-
-
-def uploaded_records(raw: bytes, pace: Pacer) -> list[dict]:
+def uploaded_records(raw: bytearray, pace: Pacer) -> list[dict]:
     """The uploaded export's lines as JSON objects; 400 ``export_limit`` at the first line past
-    one of ``audit.BOUNDS``."""
+    one of ``audit.BOUNDS``. Once decoded, the body's bytes are let go (``raw`` is emptied): the
+    text holds them now, and the process's upload buffer (``api/uploads.py``) counts them once."""
     try:
-        records = audit.parse_lines(raw.decode("utf-8"), pause=pace)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise Problem(400, "malformed_export", "the export is not UTF-8 text")
+    raw.clear()
+    try:
+        records = audit.parse_lines(text, pause=pace)
     except audit.OverBound as over:
         raise Problem(400, "export_limit", str(over.finding), line=over.line, bound=over.bound, limit=over.limit)
     except audit.Failed as failed:
@@ -169,9 +155,7 @@ def report_body(report: audit.Report) -> dict:
 @exports.post("/verify")
 def verify():
     limit_writes()  # verification is work: it counts like a write
-    raw = uploaded_body()
-    with upload_turn():  # counted once its work runs: a 503 while the process is busy costs nothing
-        quotas().count_upload(None if operator_request() else request.remote_addr, len(raw))
+    with admitted_upload(operator_request()) as raw:  # api/uploads.py: bounded before it is read
         pace = Pacer()
         return report_body(cooperative_verify(uploaded_records(raw, pace), pace))
 
@@ -180,29 +164,36 @@ def verify():
 def import_game():
     operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER), "importing a game")
     limit_writes()
-    raw = uploaded_body()
-    with upload_turn():
-        quotas().count_upload(None if operator else request.remote_addr, len(raw))
+    with admitted_upload(operator) as raw:
         return import_upload(raw, operator)
 
 
-def import_upload(raw: bytes, operator: bool):
-    pace = Pacer()
+def import_upload(raw: bytearray, operator: bool):
+    size, pace = len(raw), Pacer()
     records = uploaded_records(raw, pace)
     created = records[1].get("data") if len(records) > 1 and isinstance(records[1].get("data"), dict) else {}
     # A running duplicate round's table stays unpublished, whatever the header calls it.
     embargo().refuse_import(records[0].get("game_id"), created.get("seed_sha256"))
-    if not operator:
-        quotas().check_create(request.remote_addr, runtime().index.statuses)
-    # Counted before the work and given back unless a game is stored: the bytes of a day's imports.
-    reservation = quotas().reserve_import(None if operator else request.remote_addr, len(raw))
+    rate = quotas().check_create(request.remote_addr, runtime().index.statuses) if not operator else None
+    # Counted before the work and given back unless a game is stored: the bytes of a day's imports, and the
+    # creation rate (an import that stores nothing created nothing).
+    try:
+        reservation = quotas().reserve_import(None if operator else request.remote_addr, size)
+    except BaseException:
+        if rate is not None:
+            rate.refund()
+        raise
     try:
         response, stored = store_import(records, cooperative_verify(records, pace), operator)
     except BaseException:
         reservation.refund()
+        if rate is not None:
+            rate.refund()
         raise
     if not stored:
         reservation.refund()
+        if rate is not None:
+            rate.refund()
     return response
 
 

@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import secrets
 import threading
+import time
 
 from flask import request
 
@@ -63,6 +64,11 @@ def superseded_problem() -> Problem:
                    "no longer reads or plays it", headers=CHALLENGE)
 
 
+def revoked_problem() -> Problem:
+    return Problem(401, "token_revoked", "this player token was revoked: it reads and plays nothing more",
+                   headers=CHALLENGE)
+
+
 def seat_for_token(credentials: dict[int, str], token: str) -> tuple[int, int]:
     """The seat whose stored hash matches, and the generation of its holder; every seat is
     compared, in constant time. A token that matches only a seat's earlier holder is a 401."""
@@ -115,3 +121,36 @@ class CredentialCache:
                 self._cache.pop(next(iter(self._cache)), None)
             self._cache[game_id] = fresh
         return seat_for_token(fresh, token)
+
+
+class PlayerCredentials:
+    """Player tokens (``pt_``) this process has looked up, each for ``TTL_S``: a player's every move
+    presents its token, and one registry read per token every two seconds is enough to learn of a
+    revocation (a revoked token works nowhere within ``TTL_S``; its open streams end then too)."""
+
+    TTL_S = 2.0
+
+    def __init__(self, players, size: int = 4096):
+        self._players = players
+        self._size = size
+        self._cache: dict[str, tuple[object, float]] = {}  # token hash -> (holder or None, when it expires)
+        self._lock = threading.Lock()
+
+    def holder(self, token: str):
+        """The ``eventstore.players.Holder`` the token acts for, or None (unknown or revoked)."""
+        key = token_hash(token)
+        now = time.monotonic()
+        found = self._cache.get(key)
+        if found is not None and found[1] > now:
+            return found[0]
+        holder = self._players.holder(token)
+        with self._lock:
+            if len(self._cache) >= self._size:
+                self._cache.pop(next(iter(self._cache)), None)
+            self._cache[key] = (holder, now + self.TTL_S)
+        return holder
+
+    def forget(self, hashed: str) -> None:
+        """This process learns of a revocation at once (the others within ``TTL_S``)."""
+        with self._lock:
+            self._cache.pop(hashed, None)

@@ -13,10 +13,12 @@ missing (``create_with`` answers an existing id with its game) and answers exact
 would have. The record lives ``IDEMPOTENCY_TTL_S``; the same key with another body is a 422.
 
 **Tokens or claims.** A human seat without a ``player`` gets its token in the answer. The seats of a named
-player get no token yet: the answer holds one claim per player, ``cl_`` and 192 bits, and the player redeems it
-once with ``POST /v1/claims/{claim}`` for the tokens of all its seats (fresh random ones, whose hashes are then
-recorded beside the seats as a taken seat's are). The claim is kept only as its SHA-256 hash, for
-``CLAIM_TTL_S`` after the games start.
+player get no token yet: the answer holds one claim per player, ``cl_`` and 192 bits, and the seats are the
+claim's (the game's ``claimed`` key, written before the game exists): the game's own seat route refuses them,
+and only ``POST /v1/claims/{claim}`` takes them, and takes them again once abandoned. Every redemption of a
+claim answers the same tokens for its seats, derived from a secret kept with the claim and the seat's
+generation (``claim_seat_token``), so concurrent or repeated redemptions hold one set of seats and a lost
+answer loses nothing. The claim is kept only as its SHA-256 hash, for ``CLAIM_TTL_S`` after the games start.
 """
 from __future__ import annotations
 
@@ -38,11 +40,13 @@ from domain.errors import InvalidSetup
 from domain.table import TableState, validate_start_at
 from workers.start import schedule_start
 
-from .auth import TOKEN_PREFIX, new_token, token_hash
+from .auth import TOKEN_PREFIX, credential, new_token, token_hash
+from .footprint import Footprint, game_footprint
 from .http import idempotency_key, json_body, limit_writes, quotas, runtime, validate
 from .problems import Problem
-from .quotas import API_KEY_HEADER, Footprint, game_footprint
+from .quotas import API_KEY_HEADER
 from .schemas import CreateGameSchema, SeatSchema, _Strict
+from .seats import abandoned, reclaim
 from .tournaments import creation_statuses
 
 bulk = Blueprint("bulk", __name__, url_prefix="/v1")
@@ -91,6 +95,12 @@ def claim_of(secret: bytes, player: str) -> str:
     return CLAIM_PREFIX + urlsafe(derived(secret, f"claim:{player}", 24))
 
 
+def claim_seat_token(claim_secret: bytes, game_id: str, seat: int, generation: int) -> str:
+    """The token a claim gives ``seat`` for its holder of ``generation`` (``Seat.generation``: 0 until the
+    seat is abandoned and taken again): every redemption derives the same one, so they all agree."""
+    return TOKEN_PREFIX + urlsafe(derived(claim_secret, f"seat:{game_id}:{seat}:{generation}", 24))
+
+
 def _key(*parts: str) -> str:
     return ":".join((runtime().store.prefix,) + parts)
 
@@ -105,10 +115,10 @@ def create_games():
         raise Problem(422, "validation_error", "bulk pairing needs an Idempotency-Key header: a retry with it "
                       "completes and answers the same batch", errors={"Idempotency-Key": ["required"]})
     body = validate(BulkSchema(), json_body())
-    start_ms = checked_start(body.get("start_at"))
-    games = body["games"]
+    start_ms = start_of(body.get("start_at"))
+    games = registered_handles(body["games"])
     ceilings = check_games(games, start_ms)
-    footprints = [game_footprint(game.get("seats")) for game in games]
+    footprints = [game_footprint(game.get("seats"), game.get("clock"), game["players"]) for game in games]
     scope = hashlib.sha256((presented if operator else f"address:{request.remote_addr}").encode()).hexdigest()[:16]
     record_key = _key("bulk", scope, hashlib.sha256(key.encode()).hexdigest())
     fingerprint = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
@@ -116,6 +126,8 @@ def create_games():
     record = _record(redis.get(record_key))
     replayed = record is not None
     if record is None:
+        # Only a new batch must start ahead of now: a retry of one answers its first answer whatever the time.
+        check_ahead(body.get("start_at"), start_ms)
         # The batch's stored events (each game at its max_events ceiling) are reserved before its record
         # exists and given back if it is refused; once the record is stored they stay counted, even if a
         # game fails midway: a retry with the key completes the batch and is not counted again.
@@ -158,14 +170,20 @@ def runtime_json(body: dict, status: int):
     return response
 
 
-def checked_start(raw: str | None) -> int | None:
-    """``start_at`` in ms: a valid time, ahead of now and at most ``MAX_START_AHEAD_S`` ahead."""
+def start_of(raw: str | None) -> int | None:
+    """``start_at`` in ms (422 when it is not an RFC 3339 time with its zone)."""
     if raw is None:
         return None
     try:
-        start_ms = validate_start_at(raw)
+        return validate_start_at(raw)
     except InvalidSetup as exc:
         raise Problem(422, "invalid_setup", str(exc), errors=exc.errors) from None
+
+
+def check_ahead(raw: str | None, start_ms: int | None) -> None:
+    """A new batch's ``start_at``: ahead of now, and at most ``MAX_START_AHEAD_S`` ahead."""
+    if start_ms is None:
+        return
     now_ms = time.time() * 1000
     if start_ms <= now_ms:
         raise Problem(422, "invalid_setup", f"start_at {raw} has passed; it is {iso(int(now_ms))} now",
@@ -173,13 +191,36 @@ def checked_start(raw: str | None) -> int | None:
     if start_ms > now_ms + MAX_START_AHEAD_S * 1000:
         raise Problem(422, "invalid_setup", f"start_at is at most {MAX_START_AHEAD_S // 86400} days ahead",
                       errors={"start_at": [f"at most {MAX_START_AHEAD_S // 86400} days ahead"]})
-    return start_ms
 
 
 def plain_seats(game: dict) -> list[dict] | None:
-    """The seats as the table takes them (without the organiser's ``player``)."""
+    """The seats as the table takes them: without the organiser's ``player`` label (a claim's), and a
+    registered player's ``handle`` as the ``player`` the seat is kept for."""
     seats = game.get("seats")
-    return None if seats is None else [{k: v for k, v in seat.items() if k != "player"} for seat in seats]
+    if seats is None:
+        return None
+    return [{**{k: v for k, v in seat.items() if k not in ("player", "handle")},
+             **({"player": seat["handle"]} if seat.get("handle") else {})} for seat in seats]
+
+
+def registered_handles(games: list[dict]) -> list[dict]:
+    """The games with each seat's ``handle`` spelt as its player registered it; 422 naming a seat that
+    gives both a ``player`` label and a ``handle``, or a handle nobody registered."""
+    problems: dict[str, list[str]] = {}
+    asked = [spec["handle"] for game in games for spec in game.get("seats") or () if spec.get("handle")]
+    found = runtime().players.existing(asked)
+    for number, game in enumerate(games):
+        for seat, spec in enumerate(game.get("seats") or ()):
+            where = f"games[{number}].seats[{seat}]"
+            if spec.get("handle") and spec.get("player"):
+                problems[where] = ["a seat is a claim's (player) or a registered player's (handle), not both"]
+            elif spec.get("handle") and spec["handle"] not in found:
+                problems[f"{where}.handle"] = [f"no player {spec['handle']!r} is registered here"]
+    if problems:
+        raise Problem(422, "invalid_setup", f"{len(problems)} problems in the batch; nothing was created",
+                      errors=problems)
+    return [{**game, "seats": [{**spec, "handle": found[spec["handle"]].handle} if spec.get("handle") else spec
+                               for spec in game["seats"]]} if game.get("seats") else game for game in games]
 
 
 def check_games(games: list[dict], start_ms: int | None) -> list[int]:
@@ -216,20 +257,25 @@ def create_batch(secret: bytes, games: list[dict], start_ms: int | None) -> dict
     for number, game in enumerate(games):
         game_id = game_id_of(secret, number)
         seats = game.get("seats") or [{"kind": "human"}] * game["players"]
-        listed = []
+        listed, assigned = [], {}
         for seat, spec in enumerate(seats):
             entry: dict[str, Any] = {"seat": seat, "kind": spec["kind"]}
             if spec["kind"] == "bot":
                 entry["bot"] = spec.get("bot", "random")
+            elif spec.get("handle"):  # a registered player's: its player token plays it, no token or claim
+                entry["handle"] = spec["handle"]
             elif spec.get("player"):
                 entry["player"] = spec["player"]
                 claimed.setdefault(spec["player"], []).append([game_id, seat])
+                assigned[seat] = token_hash(claim_of(secret, spec["player"]))
             else:
                 entry["token"] = seat_token_of(secret, game_id, seat)
                 # Before the game exists, so no moment has the seat taken and its token unknown (HSETNX:
                 # a retry finds the same hash there).
                 rt.store.save_seat_credential(game_id, seat, token_hash(entry["token"]))
             listed.append(entry)
+        # Before the game exists, like the tokens above: no moment has a named player's seat open to others.
+        rt.store.save_seat_claims(game_id, assigned)
 
         def build(commitment, game=game):
             events = table.create(game["game"], game["players"], game.get("rules") or {}, plain_seats(game),
@@ -238,7 +284,9 @@ def create_batch(secret: bytes, games: list[dict], start_ms: int | None) -> dict
             state = table.fold(TableState(), events)
             for seat in range(state.players):  # every human seat taken now: the game waits for nobody
                 if not state.seats[seat].taken:
-                    taken = table.decide(state, None, {"type": "take_seat", "seat": seat})
+                    player = state.seats[seat].player  # a registered player's seat is taken as that player
+                    taken = table.decide(state, None, {"type": "take_seat", "seat": seat,
+                                                       **({"player": player} if player else {})})
                     events, state = events + taken, table.fold(state, taken)
             return events
 
@@ -250,8 +298,8 @@ def create_batch(secret: bytes, games: list[dict], start_ms: int | None) -> dict
     horizon = max(start_ms or 0, int(time.time() * 1000)) / 1000 - time.time() + CLAIM_TTL_S
     for player, seats in claimed.items():
         claim = claim_of(secret, player)
-        rt.store.redis.set(_key("claim", token_hash(claim)), json.dumps({"player": player, "seats": seats}),
-                           ex=max(1, int(horizon)))
+        record = {"player": player, "seats": seats, "secret": derived(secret, f"claim-secret:{player}", 32).hex()}
+        rt.store.redis.set(_key("claim", token_hash(claim)), json.dumps(record), ex=max(1, int(horizon)))
         claims.append({"player": player, "claim": claim, "url": f"/v1/claims/{claim}",
                        "seats": [{"game_id": g, "seat": s} for g, s in seats]})
     answer: dict[str, Any] = {"games": out, "claims": claims, "start_at": start_at}
@@ -260,14 +308,56 @@ def create_batch(secret: bytes, games: list[dict], start_ms: int | None) -> dict
 
 @bulk.post("/claims/<claim>")
 def redeem_claim(claim: str):
-    """A player's claim, once: a fresh token for each of its seats."""
+    """A player's claim: the tokens of its seats, the same in every answer (``claim_seat_token``); a seat
+    abandoned after its time-outs is taken again for the claim's holder. The first redemption is the 201."""
     limit_writes()
     rt = runtime()
-    raw = rt.store.redis.get(_key("claim", token_hash(claim))) if CLAIM.fullmatch(claim) else None
+    key = _key("claim", token_hash(claim)) if CLAIM.fullmatch(claim) else None
+    raw = rt.store.redis.get(key) if key else None
     if raw is None:
         raise Problem(404, "unknown_claim", "no such claim: the claim link is the credential here, as the "
                       "organiser handed it out; it may have expired")
     record = json.loads(raw)
+    if "secret" not in record:  # a claim made before claims were repeatable: its seats' tokens once
+        return _redeem_once(record)
+    claim_secret = bytes.fromhex(record["secret"])
+    seats = [_claimed_seat(claim_secret, game_id, seat) for game_id, seat in record["seats"]]
+    # One answer is the redemption (201); the others, concurrent or later, answer the same tokens (200).
+    first = rt.store.redis.set(f"{key}:redeemed", iso(int(time.time() * 1000)), nx=True,
+                               ex=max(1, rt.store.redis.ttl(key)))
+    redeemed_at = rt.store.redis.get(f"{key}:redeemed")
+    body = {"player": record["player"], "seats": seats,
+            "redeemed_at": redeemed_at.decode() if redeemed_at else None}
+    response = runtime_json(body, 201 if first else 200)
+    if not first:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _claimed_seat(claim_secret: bytes, game_id: str, seat: int) -> dict:
+    """The claim's token for ``seat`` now: recorded at the first redemption (HSETNX: a racing one finds the
+    same hash there), and for a seat abandoned after its time-outs, taken again with the next generation's."""
+    rt = runtime()
+    loaded = rt.handler.load(game_id)
+    if abandoned(loaded, seat):
+        generation = loaded.state.seats[seat].generation + 1
+        try:
+            loaded = reclaim(loaded, seat, claim_seat_token(claim_secret, game_id, seat, generation))[1].loaded
+        except Problem:  # a racing redemption took it again first, with the same token: read it back
+            loaded = rt.handler.load(game_id)
+    generation = loaded.state.seats[seat].generation
+    token = claim_seat_token(claim_secret, game_id, seat, generation)
+    if generation == 0:
+        rt.store.save_seat_credential(game_id, seat, token_hash(token))
+    else:  # the reclaim's credential may not be written yet by the redemption that won: write the same
+        before = rt.store.seat_credentials(game_id).get(seat, "")
+        if not before.startswith(token_hash(token)):
+            rt.store.replace_seat_credential(game_id, seat, credential(token_hash(token), generation, before))
+    return {"game_id": game_id, "seat": seat, "token": token, "url": f"/v1/games/{game_id}"}
+
+
+def _redeem_once(record: dict):
+    rt = runtime()
     seats = []
     for game_id, seat in record["seats"]:
         token = new_token()
@@ -275,6 +365,6 @@ def redeem_claim(claim: str):
         if rt.store.save_seat_credential(game_id, seat, token_hash(token)):
             seats.append({"game_id": game_id, "seat": seat, "token": token, "url": f"/v1/games/{game_id}"})
     if not seats:
-        raise Problem(410, "claim_redeemed", "this claim was redeemed already: the claim link gives its seats' "
-                      "tokens once; ask the organiser if you lost them")
-    return runtime_json({"player": record["player"], "seats": seats}, 201)
+        raise Problem(410, "claim_redeemed", "this claim was redeemed already: a claim made before this server's "
+                      "upgrade gives its seats' tokens once; ask the organiser if you lost them")
+    return runtime_json({"player": record["player"], "seats": seats, "redeemed_at": None}, 201)

@@ -24,6 +24,7 @@ this process, so an ordinary game costs one Redis read the first time only.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 
 from flask import current_app, request
@@ -79,12 +80,23 @@ class Embargo:
     def __init__(self, size: int = CACHE_SIZE):
         self.size = size
         self._tournament_of: OrderedDict[str, str] = OrderedDict()  # game id -> tournament id, "" for none
+        self._challenge_end: OrderedDict[str, float | None] = OrderedDict()  # game id -> its embargo's end
         self._lock = threading.Lock()
 
     def check(self) -> None:
         """A before-request hook: refuse a read of an embargoed table's game to all but its seats."""
         game_id = (request.view_args or {}).get("game_id")
         if request.method not in ("GET", "HEAD") or not game_id:
+            return
+        if self.challenge_embargoed(game_id):
+            if request.endpoint in DOCUMENTS:
+                raise Problem(403, "embargoed", "this game plays today's daily challenge, which other players may "
+                                                "still be playing: nobody, its own player included, exports it or "
+                                                "reads its transcript until the day is over")
+            if viewer_seat(game_id, required=False) is None:
+                raise Problem(403, "embargoed", "this game plays today's daily challenge, which other players may "
+                                                "still be playing: only its own player reads it until the day is "
+                                                "over")
             return
         tournament_id = self.tournament_of(game_id)
         if not tournament_id or not self.embargoed(tournament_id, game_id):
@@ -128,6 +140,22 @@ class Embargo:
                 while len(self._tournament_of) > self.size:
                     self._tournament_of.popitem(last=False)
         return [known[i] for i in game_ids]
+
+    def challenge_embargoed(self, game_id: str) -> bool:
+        """Whether the game is a daily challenge's whose day is not over. Its end is kept per process once
+        known (a game's challenge is written before the game exists, so "none" is final for one that does)."""
+        with self._lock:
+            until = self._challenge_end.get(game_id, 0.0)
+        if until == 0.0:
+            rt = runtime()
+            found = rt.challenges.embargoed_until(game_id)
+            if found is not None or rt.handler.cached(game_id) is not None or rt.store.exists(game_id):
+                with self._lock:
+                    self._challenge_end[game_id] = found
+                    while len(self._challenge_end) > self.size:
+                        self._challenge_end.popitem(last=False)
+            until = found
+        return until is not None and time.time() < until
 
     def tournament_of(self, game_id: str) -> str:
         with self._lock:

@@ -13,13 +13,17 @@ from eventstore.index import STATUSES
 from .auth import bearer_token, new_token, token_hash
 from .commands import command_schemas
 from .embargo import table_tournaments, tournament_of
+from .footprint import game_events, game_footprint
 from .http import (counted_write, game_response, idempotency_key, if_match, int_arg, json_body, limit_writes,
-                   query_params, quotas, runtime, seat_view, validate, viewer_credential, with_time_left)
+                   query_params, quotas, request_player, runtime, seat_view, validate, viewer_credential,
+                   with_time_left)
 from .listing import listed_page
+from .players import seats_for_players
 from .problems import Problem
-from .quotas import API_KEY_HEADER, game_events, game_footprint
+from .quotas import API_KEY_HEADER
+from .ratelimit import Reservation
 from .schemas import CommandEnvelopeSchema, CreateGameSchema, TakeSeatSchema
-from .seats import abandoned, reclaim
+from .seats import abandoned, reclaim, take_as_player
 from .tournaments import creation_statuses
 
 games = Blueprint("games", __name__, url_prefix="/v1")
@@ -41,20 +45,23 @@ def create_game():
     operator = quotas().require_key_to_create(request.headers.get(API_KEY_HEADER))
     limit_writes()
     body = validate(_instance(CreateGameSchema), json_body())
-    footprint = game_footprint(body.get("seats"))
+    footprint = game_footprint(body.get("seats"), body.get("clock"), body["players"])
     handler = runtime().handler
     # The game's events are reserved before it is created, at its max_events ceiling (computed from the
     # rules and limits as the table computes it), and given back if the creation is refused or fails.
     reservation = quotas().reserve_events(None if operator else request.remote_addr,
                                           game_events(handler.table, body))
+    rate = Reservation.none()
     try:
         if not operator:
-            quotas().check_create(request.remote_addr, creation_statuses, footprint)
+            rate = quotas().check_create(request.remote_addr, creation_statuses, footprint)
         outcome = handler.create(body["game"], body["players"], body.get("rules") or {},
-                                 body.get("seats"), body.get("preset_deals"), body.get("limits"),
-                                 body.get("clock"), hints=body.get("hints", False))
-    except BaseException:
+                                 seats_for_players(body.get("seats")), body.get("preset_deals"), body.get("limits"),
+                                 body.get("clock"), hints=body.get("hints", False),
+                                 rated=body.get("rated", False))
+    except BaseException:  # refused or failed: it created nothing, so it costs neither quota
         reservation.refund()
+        rate.refund()
         raise
     reservation.settle(outcome.loaded.state.limits.max_events)
     if not operator:
@@ -94,10 +101,13 @@ def get_game(game_id: str):
 def take_seat(game_id: str, seat: int):
     limit_writes()
     body = validate(_instance(TakeSeatSchema), json_body(required=False))
+    player = request_player(scope="play")  # a player token takes the seat as its player; none: anonymously
     rt = runtime()
     loaded = rt.handler.load(game_id)
     [tournament_id] = table_tournaments([game_id])
-    if tournament_id:  # whoever asks: a table's seats are its participants', and so is an abandoned one
+    mine = player is not None and 0 <= seat < len(loaded.state.seats) and \
+        loaded.state.seats[seat].player == player.handle
+    if tournament_id and not mine:  # whoever asks: a table's seats are its participants', abandoned ones too
         raise Problem(403, "tournament_seat", f"this game is a table of tournament {tournament_id}: each seat is "
                       "its participant's, who takes it (or takes it again once abandoned) with POST "
                       f"/v1/tournaments/{tournament_id}/participants/{{participant}}/seat and its participant "
@@ -107,6 +117,17 @@ def take_seat(game_id: str, seat: int):
         raise Problem(404, "unknown_seat", f"this game has seats 0..{len(seats) - 1}")
     if seats[seat].kind != "human":
         raise Problem(409, "seat_taken", f"seat {seat} is played by a bot")
+    if rt.store.seat_claim(game_id, seat):  # whoever asks: the named player's claim takes it, and takes it again
+        raise Problem(403, "claimed_seat", f"seat {seat} was assigned by a bulk pairing to a named player: only "
+                      "that player's claim takes it, or takes it again once abandoned (POST /v1/claims/{claim})")
+    if seats[seat].player is not None and not mine:
+        raise Problem(403, "player_seat", f"seat {seat} is player {seats[seat].player}'s: only that player's token "
+                      "takes it, or takes it again once abandoned", player=seats[seat].player)
+    if player is not None:
+        return take_as_player(loaded, seat, player.handle, body.get("entropy", ""))
+    if loaded.state.rated:
+        raise Problem(403, "player_required", "a rated game's seats are players': take this one with a player "
+                      "token (scope play; register with POST /v1/players)")
     if abandoned(loaded, seat):
         token, outcome = reclaim(loaded, seat)
         body = {"id": game_id, "seat": seat, "token": token, "status": outcome.loaded.state.status}

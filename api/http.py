@@ -9,17 +9,31 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from domain.clock import millis
 from eventstore.handler import Loaded, WriteLimited
+from eventstore.players import TOKEN_PREFIX as PLAYER_TOKEN_PREFIX
 
 from .auth import bearer_token, superseded_problem, token_hash
 from .problems import Problem
 from .quotas import API_KEY_HEADER, QuotaKeeper
 from .ratelimit import WriteCounters
+
+
+OCTET_STREAM = "application/octet-stream"
+
+
+def download(body, native: str) -> Response:
+    """A download (an export, the contracts, the icon) under its own media type, or as
+    ``application/octet-stream`` to a client whose ``Accept`` prefers that (the contract offers both:
+    code generators that know no JSON Lines or YAML read the bytes as bytes). No ``Accept``, or
+    ``*/*``: its own. ``Vary: Accept``, so that a cache keeps the two apart."""
+    response = Response(body, mimetype=request.accept_mimetypes.best_match([native, OCTET_STREAM], default=native))
+    response.vary.add("Accept")
+    return response
 
 
 def runtime():
@@ -71,12 +85,20 @@ def stream_start() -> int:
     return after
 
 
+GONE_KEY = "stich.gone"  # in a request's environ: a transport's own check whether its client has gone
+
+
 def disconnect_probe() -> Callable[[], bool] | None:
     """A check whether this request's client has hung up, for a stream that waits between writes:
     without one the server learns of it only at its next write (a keep-alive, up to 15 s later)
     and the stream's slot stays held meanwhile. It peeks at the connection without blocking:
     end of file is a client gone (an SSE client sends nothing once its request is in). None when
-    the server does not hand the socket over (only gunicorn's ``gunicorn.socket`` is known)."""
+    the server does not hand the socket over (only gunicorn's ``gunicorn.socket`` is known). A
+    transport that knows itself when its client has gone hands its own check in (``GONE_KEY``: a
+    socket's subscription, whose environ is not a connection of its own)."""
+    probe = request.environ.get(GONE_KEY)
+    if probe is not None:
+        return probe
     sock = request.environ.get("gunicorn.socket")
     if sock is None:
         return None
@@ -134,10 +156,13 @@ def viewer_seat(game_id: str, required: bool) -> int | None:
 def viewer_credential(game_id: str, required: bool) -> tuple[int, int] | None:
     """The seat of the bearer token and its holder's generation. A token of a seat's earlier
     holder (the seat was abandoned and taken again since) is a 401 ``token_superseded``, checked
-    against this process's latest fold of the game (a route loads the game before it asks)."""
+    against this process's latest fold of the game (a route loads the game before it asks).
+    A player token (``pt_``) is its player's seat at this table, of the seat's generation now."""
     token = bearer_token(required)
     if token is None:
         return None
+    if token.startswith(PLAYER_TOKEN_PREFIX):
+        return player_seat(game_id, token)
     credentials = current_app.extensions["stich.credentials"]
     seat, generation = credentials.seat(game_id, token)
     cached = runtime().handler.cached(game_id)
@@ -149,6 +174,42 @@ def viewer_credential(game_id: str, required: bool) -> tuple[int, int] | None:
         if known != generation:  # taken again, its new hash not yet written
             raise superseded_problem()
     return seat, generation
+
+
+def request_player(token: str | None = None, scope: str | None = None, meant: str = "a seat token or a player token"):
+    """The player the request's bearer token acts for (an ``eventstore.players.Holder``), or None when
+    it presents no player token; 403 ``invalid_token`` for an unknown or revoked one (naming the
+    credential ``meant``), 403 ``insufficient_scope`` when it lacks ``scope``. Remembered for the
+    request (``g.player``)."""
+    token = token or bearer_token(required=False, credential=meant)
+    if token is None or not token.startswith(PLAYER_TOKEN_PREFIX):
+        return None
+    holder = current_app.extensions["stich.player_credentials"].holder(token)
+    if holder is None:
+        raise Problem(403, "invalid_token", f"this player token is not one of this server's, or was revoked; "
+                      f"send {meant}")
+    if scope is not None and scope not in holder.scopes:
+        raise Problem(403, "insufficient_scope", f"this player token lacks the scope {scope!r} (it has "
+                      f"{sorted(holder.scopes)}); issue one with it: POST /v1/players/{holder.handle}/tokens",
+                      scope=scope)
+    g.player = holder
+    return holder
+
+
+def player_seat(game_id: str, token: str) -> tuple[int, int]:
+    """The seat the token's player holds at this table, and that seat's generation now: a player's seat
+    is its player's whoever took it again (only its player can), so the token follows it."""
+    holder = request_player(token, "play")
+    handler = runtime().handler
+    for fresh in (False, True):  # this process's fold first; a seat just taken elsewhere: the store's
+        loaded = handler.cached(game_id) if not fresh else handler.load(game_id)
+        if loaded is None:
+            continue
+        for seat, held in enumerate(loaded.state.seats):
+            if held.player == holder.handle:
+                return seat, held.generation
+    raise Problem(403, "invalid_token", f"player {holder.handle} holds no seat of this game (take a free one, "
+                  f"or your own, with POST /v1/games/{game_id}/seats/{{seat}} and this token)")
 
 
 def if_match() -> int | None:

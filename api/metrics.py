@@ -16,8 +16,9 @@ import os
 
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest, multiprocess)
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
+from workers.archiver import status_key
 from workers.dispatch import LANES, lane_queues
 
 from workers.metrics import BOT_TURN_SECONDS, BUCKETS, MOVES  # noqa: F401  (written by the bot workers too)
@@ -58,17 +59,42 @@ class QueueDepth:
         self.queue = queue
 
     def collect(self):
-        family = GaugeMetricFamily("stich_bot_queue_depth", "Bot jobs waiting in the RQ queues, by lane",
-                                   labels=["lane"])
+        family = GaugeMetricFamily("stich_bot_queue_depth", "Jobs waiting in the RQ queues (bot turns, hints, "
+                                   "tournament passes, analyses), by lane", labels=["lane"])
         try:
-            for lane, queue in zip(LANES, lane_queues(self.queue)):
+            for lane, queue in zip(LANES, lane_queues(self.queue, LANES)):
                 family.add_metric([lane], queue.count)
         except Exception:  # the queue's Redis is down: health says so; the scrape still answers
             return
         yield family
 
 
-def exposition(queue) -> tuple[bytes, str]:
+class ArchiveStatus:
+    """Read at scrape time: the archiver's account of its last pass (``workers/archiver.py``), which
+    whichever worker made it left in Redis."""
+
+    def __init__(self, client, prefix: str):
+        self.client, self.key = client, status_key(prefix)
+
+    def collect(self):
+        try:
+            found = self.client.hgetall(self.key)
+        except Exception:  # the store is down: health says so; the scrape still answers
+            return
+        status = {key.decode() if isinstance(key, bytes) else key: float(value) for key, value in found.items()}
+        archived = CounterMetricFamily("stich_archived_games", "Finished games moved from Redis into the archive")
+        archived.add_metric([], status.get("archived", 0.0))
+        yield archived
+        yield GaugeMetricFamily("stich_archive_backlog", "Finished games due for the archive and not in it yet",
+                                value=status.get("backlog", 0.0))
+        yield GaugeMetricFamily("stich_archive_oldest_due_seconds", "How long the oldest game due for the archive "
+                                "has waited past STICH_ARCHIVE_AFTER", value=status.get("oldest_due_s", 0.0))
+        if "passed_at" in status:
+            yield GaugeMetricFamily("stich_archive_pass_timestamp_seconds", "When the archiver last made a pass "
+                                    "(Unix time)", value=status["passed_at"])
+
+
+def exposition(queue, store=None) -> tuple[bytes, str]:
     """The metrics text and its content type."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
@@ -78,6 +104,8 @@ def exposition(queue) -> tuple[bytes, str]:
         registry.register(_Everything())
     if queue is not None:
         registry.register(QueueDepth(queue))
+    if store is not None:
+        registry.register(ArchiveStatus(store.redis, store.prefix))
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
 

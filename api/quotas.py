@@ -10,6 +10,9 @@ These quotas bound what one anonymous address can make the server do:
 * **open streams**: at most ``streams`` SSE streams and waiting long polls at
   once per address and HTTP process (a process's own count: a waiting
   request holds memory in that process, so that is where the bound belongs);
+* **open sockets**: at most ``sockets`` WebSockets (``GET /v1/socket``) at once per
+  address and HTTP process, counted like the streams; each subscription a socket
+  holds is a stream of its address too (``api/sockets.py``);
 * **search budget**: at most ``search_ms`` of search bots' wall-clock caps per
   decision (``budget_ms``, the most a decision may think whatever its playouts),
   summed over the seats of the address's unfinished games — the most the
@@ -27,7 +30,12 @@ These quotas bound what one anonymous address can make the server do:
   import per ``UPLOAD_WINDOW_S`` (a fixed window), since checking one costs the
   HTTP process CPU time in proportion to its size (about 0.4 s a MB) and one
   upload runs at a time per process: without it, two connections could keep
-  every HTTP process verifying.
+  every HTTP process verifying. Counted by the declared length before the body
+  is read, and given back when the work never runs (``reserve_upload``).
+* **uploads at once**: at most ``uploads`` uploads being read, waiting or worked
+  on at once per address and HTTP process (a process's own count, like the
+  streams: an upload's body is held in that process's memory while it waits for
+  the process's one turn at upload work, ``api/uploads.py``).
 * **analyses**: at most ``analyses`` analyses of finished games queued or
   running at once per address (``ANALYSIS_HORIZON_S`` at most each), since
   each costs the bot workers seconds of search.
@@ -35,7 +43,7 @@ These quotas bound what one anonymous address can make the server do:
   (a fixed window; a hint already made is answered without counting), since each
   is a search bot's decision made for a seat (``api/hints.py``).
 
-A creation's weight in the active games and the search budget is its ``Footprint``: a game is one game
+A creation's weight in the active games and the search budget is its ``Footprint`` (api/footprint.py): a game is one game
 and its search seats' caps; a tournament is the tables of one round (they
 play at once) and its search participants at the default cap. Each
 refusal is a 429 problem with ``Retry-After``; a creation that is too big by
@@ -50,19 +58,17 @@ from __future__ import annotations
 
 import hmac
 import os
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import redis
 
-from domain.errors import InvalidSetup
-from domain.table import DEFAULT_BUDGET_MS, Table
+from domain.table import DEFAULT_BUDGET_MS
 
+from .footprint import Footprint
+from .holdings import Holdings
 from .problems import Problem
-from .ratelimit import window_counts, window_now
+from .ratelimit import Reservation, note, window_counts, window_now
 
 ACTIVE_HORIZON_S = 24 * 3600
 IMPORT_WINDOW_S = 24 * 3600  # imported games are kept for good, so their bytes are counted per day
@@ -72,6 +78,7 @@ EVENTS_WINDOW_S = 24 * 3600  # created games are kept for good too: their events
 EVENTS_LIMIT = 4_000_000
 ANALYSIS_HORIZON_S = 600  # an analysis still unfinished after this no longer counts (its worker died)
 HINT_WINDOW_S = 60  # hints are counted per minute: a person asks a few a minute at most
+REGISTER_WINDOW_S = 3600  # players registered are counted per hour: a handle is kept for good
 UPLOAD_WINDOW_S = 60  # uploads' bytes are counted per minute: their cost is CPU time now, not storage
 API_KEY_HEADER = "X-API-Key"
 # 53 search seats at the default cap, as many as the 8,000 ms this limit was when the default
@@ -85,6 +92,7 @@ class Quotas:
     create_window_s: int = 60
     active: int | None = None  # unfinished games per address
     streams: int | None = None  # open streams and long polls per address and process
+    sockets: int | None = None  # open WebSockets per address and process
     api_keys: frozenset[str] = field(default_factory=frozenset)
     search_ms: int | None = None  # search caps (budget_ms) per decision, summed over an address's unfinished games
     tournament_deals: int | None = None  # table deals (tables x rounds x deals per table) of one tournament
@@ -93,6 +101,8 @@ class Quotas:
     hints: int | None = None  # hints computed per HINT_WINDOW_S per address
     events: int | None = None  # events (max_events ceilings) of the games one address may create per EVENTS_WINDOW_S
     upload_bytes: int | None = None  # bytes of exports one address may upload (verify or import) per UPLOAD_WINDOW_S
+    uploads: int | None = None  # uploads read, waiting or worked on at once per address and process
+    registrations: int | None = None  # players one address may register per REGISTER_WINDOW_S
 
     @classmethod
     def from_env(cls) -> "Quotas":
@@ -102,75 +112,22 @@ class Quotas:
         keys = frozenset(k.strip() for k in os.environ.get("STICH_API_KEYS", "").split(",") if k.strip())
         return cls(creates=read("STICH_CREATE_LIMIT", 30), create_window_s=int(os.environ.get("STICH_CREATE_WINDOW", 60)),
                    active=read("STICH_ACTIVE_GAMES_LIMIT", 100), streams=read("STICH_STREAMS_LIMIT", 500),
+                   sockets=read("STICH_SOCKETS_LIMIT", 20),
                    api_keys=keys, search_ms=read("STICH_SEARCH_BUDGET_LIMIT", SEARCH_BUDGET_LIMIT),
                    tournament_deals=read("STICH_TOURNAMENT_DEALS_LIMIT", 1024),
                    import_bytes=read("STICH_IMPORT_BYTES_LIMIT", 64 * 1024 * 1024),
                    analyses=read("STICH_ANALYSIS_LIMIT", 2), hints=read("STICH_HINT_LIMIT", 30),
                    events=read("STICH_EVENTS_LIMIT", EVENTS_LIMIT),
-                   upload_bytes=read("STICH_UPLOAD_BYTES_LIMIT", 32 * 1024 * 1024))
+                   upload_bytes=read("STICH_UPLOAD_BYTES_LIMIT", 32 * 1024 * 1024),
+                   uploads=read("STICH_UPLOADS_LIMIT", 2),
+                   registrations=read("STICH_REGISTRATION_LIMIT", 20))
 
 
-@dataclass(frozen=True)
-class Footprint:
-    """What one creation holds until it finishes: games open at once, and search budget per decision."""
-    games: int = 1
-    search_ms: int = 0
-
-    def encode(self) -> str:
-        return f"{self.games}:{self.search_ms}"
-
-    @classmethod
-    def decode(cls, raw) -> "Footprint":
-        if raw is None:  # recorded before footprints were: one game, as it was counted then
-            return cls()
-        games, search_ms = (raw.decode() if isinstance(raw, bytes) else raw).split(":")
-        return cls(int(games), int(search_ms))
-
-
-def game_footprint(seats: list[dict] | None) -> Footprint:
-    """A game's: itself, and the cap of each search seat (the default where none is given)."""
-    return Footprint(1, sum(seat.get("budget_ms") or DEFAULT_BUDGET_MS for seat in seats or ()
-                            if seat.get("kind") == "bot" and seat.get("bot") == "search"))
-
-
-def tournament_footprint(config: dict) -> Footprint:
-    """A tournament's (its validated config): every table of a round plays at once, every participant
-    seated, and a search participant thinks within the default cap."""
-    participants = config["participants"]
-    searches = sum(1 for p in participants if p.get("bot") == "search")
-    return Footprint(len(participants) // config["players"], searches * DEFAULT_BUDGET_MS)
-
-
-def game_events(table: Table, body: dict) -> int:
-    """The ``max_events`` ceiling of the game a create body (shape-checked) makes (``Table.ceilings``,
-    as ``Table.create`` records it), so the events are reserved before the game is created. 0 when
-    the body does not validate: the creation then refuses it itself (and ``settle`` would correct a
-    0 that was wrong)."""
-    try:
-        return table.ceilings(body.get("game"), body.get("players"), body.get("rules"), body.get("preset_deals"),
-                              body.get("limits")).max_events
-    except InvalidSetup:
-        return 0
-
-
-def tournament_events(table: Table, config: dict) -> int:
-    """The events a tournament (its validated config) may store: every table game it will open (the
-    tables of a round x its rounds), each at the ceiling its driver creates it with
-    (``Tournaments.table_setup``: the tournament's rules, no limits of its own, so the default ones).
-    A duplicate tournament's tables also get preset deals, drawn later from its seed; the ceiling
-    does not depend on them (``Game.deal_ceiling`` reads the rules)."""
-    per_game = table.ceilings(config["game"], config["players"], config["rules"]).max_events
-    tables = len(config["participants"]) // config["players"]
-    return tables * config["rounds"] * per_game
-
-
-class QuotaKeeper:
+class QuotaKeeper(Holdings):
     def __init__(self, client: redis.Redis, quotas: Quotas, prefix: str = "stich"):
+        super().__init__(quotas)
         self.redis = client
-        self.quotas = quotas
         self.prefix = prefix
-        self._open: dict[str, int] = {}  # address -> open streams in this process
-        self._lock = threading.Lock()
 
     # -- the operator key ------------------------------------------------------
     def operator(self, presented: str | None) -> bool:
@@ -194,27 +151,48 @@ class QuotaKeeper:
         return False
 
     # -- creation ------------------------------------------------------------
-    def check_create(self, address: str, status_of, footprint: Footprint = Footprint(), creations: int = 1) -> None:
+    def check_create(self, address: str, status_of, footprint: Footprint = Footprint(),
+                     creations: int = 1) -> "Reservation":
         """Before a creation of ``footprint``: the rate, the active games and the search budget.
         ``status_of(ids)`` gives the statuses of the address's creations. ``creations``: how many the
-        rate counts (a bulk pairing's games each count, api/bulk.py)."""
+        rate counts (a bulk pairing's games each count, api/bulk.py). The rate's count is the returned
+        reservation: a refusal here gives it back, and so does the caller when the creation then fails,
+        so that only what was created costs the window."""
         q = self.quotas
-        now = time.time()
-        if q.creates:
-            index, retry = window_now(q.create_window_s)
-            [count] = window_counts(self.redis, [f"{self.prefix}:quota:create:{address}:{index}"], q.create_window_s,
-                                    creations)
-            if count > q.creates:
-                raise Problem(429, "create_quota", f"more than {q.creates} games created in {q.create_window_s}s "
-                              f"from this address; retry after {retry}s", headers={"Retry-After": str(retry)},
-                              limit=q.creates, window_s=q.create_window_s)
-        if not (q.active or q.search_ms):
-            return
+        if q.creates and creations > q.creates:  # no window ever holds it: a 403, and nothing counted
+            raise Problem(403, "create_limit", f"this creates {creations} games at once; one address may create "
+                          f"at most {q.creates} in {q.create_window_s}s without an operator key ({API_KEY_HEADER}): "
+                          f"split it", limit=q.creates, window_s=q.create_window_s, requested=creations)
         if q.search_ms and footprint.search_ms > q.search_ms:
             raise Problem(403, "search_budget_limit", f"its search bots think {footprint.search_ms} ms per decision "
                           f"together, over the {q.search_ms} ms one address may keep thinking at once; an "
                           f"operator key ({API_KEY_HEADER}) lifts the limit", limit=q.search_ms,
                           requested=footprint.search_ms)
+        reservation = Reservation.none()
+        if q.creates:
+            index, retry = window_now(q.create_window_s)
+            key = f"{self.prefix}:quota:create:{address}:{index}"
+            [count] = window_counts(self.redis, [key], q.create_window_s, creations)
+            reservation = Reservation(self.redis, key, creations)
+            note("games-per-address", q.creates, q.create_window_s, count, retry)
+            if count > q.creates:
+                reservation.refund()
+                raise Problem(429, "create_quota", f"more than {q.creates} games created in {q.create_window_s}s "
+                              f"from this address; retry after {retry}s", headers={"Retry-After": str(retry)},
+                              limit=q.creates, window_s=q.create_window_s)
+        try:
+            self._check_holdings(address, status_of, footprint)
+        except BaseException:
+            reservation.refund()
+            raise
+        return reservation
+
+    def _check_holdings(self, address: str, status_of, footprint: Footprint) -> None:
+        """The active games and the search budget of the address, with ``footprint`` added."""
+        q = self.quotas
+        now = time.time()
+        if not (q.active or q.search_ms):
+            return
         held = self._held(address, status_of, now)
         games = sum(f.games for f in held)
         if q.active and games + footprint.games > q.active:
@@ -245,8 +223,9 @@ class QuotaKeeper:
                           f"operator key ({API_KEY_HEADER}) one address may have at most {q.active} unfinished",
                           limit=q.active, requested=tables)
 
-    def _held(self, address: str, status_of, now: float) -> list[Footprint]:
-        """The footprints of the address's unfinished creations; finished and expired ones are let go."""
+    def _held(self, address: str, status_of, now: float, leave_out: str | None = None) -> list[Footprint]:
+        """The footprints of the address's unfinished creations (but ``leave_out``); finished and expired
+        ones are let go."""
         key, weights = self._active_key(address), self._footprint_key(address)
         expired = {i.decode() if isinstance(i, bytes) else i
                    for i in self.redis.zrangebyscore(key, "-inf", now - ACTIVE_HORIZON_S)}
@@ -259,7 +238,7 @@ class QuotaKeeper:
             pipe.zrem(key, *gone)
             pipe.hdel(weights, *gone)
             pipe.execute()
-        unfinished = [i for i in ids if i not in done]
+        unfinished = [i for i in ids if i not in done and i != leave_out]
         return [Footprint.decode(raw) for raw in (self.redis.hmget(weights, unfinished) if unfinished else [])]
 
     def created(self, address: str, game_id: str, footprint: Footprint = Footprint()) -> None:
@@ -271,7 +250,38 @@ class QuotaKeeper:
             if footprint != Footprint():  # a plain game needs no entry: a missing one reads as one game
                 pipe.hset(self._footprint_key(address), game_id, footprint.encode())
                 pipe.expire(self._footprint_key(address), ACTIVE_HORIZON_S)
+            # Whose quota the creation counts in, for a later change that adds to it (``grow``).
+            pipe.set(self._owner_key(game_id), address, ex=ACTIVE_HORIZON_S)
             pipe.execute()
+
+    def grow(self, creation_id: str, footprint: Footprint, status_of) -> None:
+        """A change to an unfinished creation that adds bot work (a tournament's participant withdrawn to
+        the search bot) is checked as a creation of its new ``footprint`` would be, against the address
+        that created it, with the creation's own old footprint left out of what the address holds: 403
+        ``search_budget_limit`` when it alone is over the limit, 429 ``search_budget_quota`` when it does
+        not fit beside the address's other games. Then the creation counts at its new footprint. A
+        creation made with an operator key, or older than the active horizon, has no owner: exempt."""
+        raw = self.redis.get(self._owner_key(creation_id))
+        limit = self.quotas.search_ms
+        if raw is None or not limit:
+            return
+        address = raw.decode() if isinstance(raw, bytes) else raw
+        if footprint.search_ms > limit:
+            raise Problem(403, "search_budget_limit", f"with this change its search bots would think "
+                          f"{footprint.search_ms} ms per decision together, over the {limit} ms one address "
+                          f"may keep thinking at once; nothing was changed", limit=limit,
+                          requested=footprint.search_ms)
+        others = self._held(address, status_of, time.time(), leave_out=creation_id)
+        thinking = sum(f.search_ms for f in others)
+        if thinking + footprint.search_ms > limit:
+            raise Problem(429, "search_budget_quota", f"search bots in the creating address's other unfinished "
+                          f"games think {thinking} ms per decision together; with this change this one would "
+                          f"think {footprint.search_ms}, past the {limit} ms limit; nothing was changed",
+                          headers={"Retry-After": "60"}, limit=limit, held=thinking, requested=footprint.search_ms)
+        self.redis.hset(self._footprint_key(address), creation_id, footprint.encode())
+
+    def _owner_key(self, creation_id: str) -> str:
+        return f"{self.prefix}:quota:owner:{creation_id}"
 
     def _footprint_key(self, address: str) -> str:
         return f"{self.prefix}:quota:footprint:{address}"
@@ -369,83 +379,38 @@ class QuotaKeeper:
         if not limit or address is None:
             return
         _, count, retry = self._count("hint", address, 1, HINT_WINDOW_S)
+        note("hints-per-address", limit, HINT_WINDOW_S, count, retry)
         if count > limit:
             raise Problem(429, "hint_quota", f"more than {limit} hints asked for from this address in "
                           f"{HINT_WINDOW_S}s; retry after {retry}s", headers={"Retry-After": str(retry)},
                           limit=limit, window_s=HINT_WINDOW_S)
 
-    def count_upload(self, address: str | None, size: int) -> None:
-        """Count an upload's ``size`` bytes (an export to verify or import) against the address's
-        window; 429 ``upload_quota`` past ``upload_bytes``. Counted before the work is done, and not
-        given back: the CPU time of checking it is spent whatever it turns out to be."""
-        limit = self.quotas.upload_bytes
+    def count_registration(self, address: str | None) -> None:
+        """Count one player registered from the address; 429 ``registration_quota`` past ``registrations``
+        an hour (a handle is kept for good, so an address must not be able to take them all)."""
+        limit = self.quotas.registrations
         if not limit or address is None:
             return
-        _, used, retry = self._count("upload", address, size, UPLOAD_WINDOW_S)
-        if used > limit:
-            raise Problem(429, "upload_quota", f"more than {limit} bytes of exports uploaded from this address in "
-                          f"{UPLOAD_WINDOW_S}s (verifying one costs CPU time by its size); retry after {retry}s, "
-                          f"or verify offline with `stich verify`", headers={"Retry-After": str(retry)},
-                          limit=limit, window_s=UPLOAD_WINDOW_S)
+        key, count, retry = self._count("register", address, 1, REGISTER_WINDOW_S)
+        note("players-per-address", limit, REGISTER_WINDOW_S, count, retry)
+        if count > limit:
+            self.redis.decrby(key, 1)
+            raise Problem(429, "registration_quota", f"more than {limit} players registered from this address in "
+                          f"{REGISTER_WINDOW_S // 3600} h; retry after {retry}s", headers={"Retry-After": str(retry)},
+                          limit=limit, window_s=REGISTER_WINDOW_S)
 
-    # -- streams ---------------------------------------------------------------
-    def stream_slot(self, address: str | None, exempt: bool = False) -> "Slot":
-        """Hold one of the address's stream slots until ``release`` (429 when none is free)."""
-        if exempt or not self.quotas.streams or address is None:
-            return Slot(None, None)
-        with self._lock:
-            held = self._open.get(address, 0)
-            if held >= self.quotas.streams:
-                raise Problem(429, "stream_quota", f"{held} streams and long polls from this address are open; "
-                              "close one first", headers={"Retry-After": "5"}, limit=self.quotas.streams)
-            self._open[address] = held + 1
-        return Slot(self, address)
-
-    @contextmanager
-    def holding_stream(self, address: str | None, exempt: bool = False) -> Iterator[None]:
-        slot = self.stream_slot(address, exempt)
-        try:
-            yield
-        finally:
-            slot.release()
-
-    def _give_back(self, address: str) -> None:
-        with self._lock:
-            left = self._open.get(address, 0) - 1
-            if left > 0:
-                self._open[address] = left
-            else:
-                self._open.pop(address, None)  # the map holds only addresses with open streams
-
-
-class Reservation:
-    """An amount counted in a window's counter before the work it pays for (``reserve_import``,
-    ``reserve_events``)."""
-
-    def __init__(self, client: redis.Redis | None, key: str | None, size: int):
-        self._client, self._key, self._size = client, key, size
-
-    def refund(self) -> None:
-        """Idempotent: nothing was stored (the export did not verify or was there already; the
-        creation was refused or failed)."""
-        client, self._client = self._client, None
-        if client is not None:
-            client.decrby(self._key, self._size)
-
-    def settle(self, actual: int) -> None:
-        """The amount stored turned out to be ``actual``: count the difference (none when the estimate
-        before was right, as it is when ``game_events`` and ``Table.create`` agree)."""
-        if self._client is not None and actual != self._size:
-            self._client.incrby(self._key, actual - self._size)
-            self._size = actual
-
-
-class Slot:
-    def __init__(self, keeper: QuotaKeeper | None, address: str | None):
-        self._keeper, self._address = keeper, address
-
-    def release(self) -> None:
-        """Idempotent: the stream's end and the server's close both call it."""
-        keeper, self._keeper = self._keeper, None
-        if keeper is not None:
-            keeper._give_back(self._address)
+    def reserve_upload(self, address: str | None, size: int) -> "Reservation":
+        """Count an upload's declared ``size`` bytes (an export to verify or import) against the
+        address's window before its body is read; 429 ``upload_quota`` past ``upload_bytes``, counting
+        nothing. The caller refunds it when the work never runs (the process was busy, the body
+        ended early); once the work has run it stays counted, whatever the export turns out to be."""
+        limit = self.quotas.upload_bytes
+        if not limit or address is None:
+            return Reservation.none()
+        reservation, used, retry = self._reserve("upload", address, size, UPLOAD_WINDOW_S, limit)
+        if reservation is None:
+            raise Problem(429, "upload_quota", f"{size} more bytes would pass the {limit} bytes of exports this "
+                          f"address may upload in {UPLOAD_WINDOW_S}s ({used} used; verifying one costs CPU time "
+                          f"by its size); retry after {retry}s, or verify offline with `stich verify`",
+                          headers={"Retry-After": str(retry)}, limit=limit, window_s=UPLOAD_WINDOW_S)
+        return reservation

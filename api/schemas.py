@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
+from domain.seat import HANDLE
 from domain.table import BOT_KINDS, BUDGET_MS_RANGE, PLAYOUTS_RANGE
 
 
@@ -13,6 +14,8 @@ class _Strict(Schema):
 
 class SeatSchema(_Strict):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    # A human seat kept for a registered player, who alone takes it (with its player token).
+    handle = fields.String(validate=validate.Regexp(f"^{HANDLE.pattern}$", error="a player's handle"))
     bot = fields.String(validate=validate.OneOf(list(BOT_KINDS)))
     budget_ms = fields.Integer(strict=True, validate=validate.Range(min=BUDGET_MS_RANGE[0], max=BUDGET_MS_RANGE[1]))
     playouts = fields.Integer(strict=True, validate=validate.Range(min=PLAYOUTS_RANGE[0], max=PLAYOUTS_RANGE[1]))
@@ -27,6 +30,7 @@ class CreateGameSchema(_Strict):
     limits = fields.Dict(keys=fields.String())  # checked by the table, which names each bad field
     clock = fields.Dict(keys=fields.String())  # turn deadlines; checked by the table (domain/clock.py)
     hints = fields.Raw()  # true or false; checked by the table (a Boolean field would take 1 and "yes")
+    rated = fields.Raw()  # true or false, likewise: a rated game's human seats are players'; it moves ratings
 
 
 class TakeSeatSchema(_Strict):

@@ -22,7 +22,7 @@ from flask import Blueprint, Flask, Response, current_app, request
 from domain.errors import RuleViolation
 from domain.tournament import Tournaments, TournamentState, bundle
 from domain.table import BOT_KINDS
-from domain.tournament.decider import MAX_REASON, table_game_id
+from domain.tournament.decider import MAX_REASON
 from eventstore.codec import StoredEvent, encode_for_viewer
 from eventstore.connection import connect_blocking
 from eventstore.handler import Loaded, UnknownGame
@@ -31,7 +31,10 @@ from eventstore.watch import BLOCK_S, StreamWatcher
 
 from .audit import export_lines, header as table_export_header
 from .auth import bearer_token, new_token, token_hash
+from .footprint import tournament_events, tournament_footprint
 from .http import (
+    PLAYER_TOKEN_PREFIX,
+    download,
     game_json_response,
     game_response,
     int_arg,
@@ -39,15 +42,18 @@ from .http import (
     limit_writes,
     query_params,
     quotas,
+    request_player,
     MAX_SEQ,
     runtime,
 )
 from .feed import followed_stream, revealed
 from .listing import listed_page
 from .meta import version
+from .players import seats_for_players
 from .problems import Problem
-from .quotas import API_KEY_HEADER, tournament_events, tournament_footprint
-from .seats import abandoned, reclaim
+from .quotas import API_KEY_HEADER
+from .ratelimit import Reservation
+from .seats import abandoned, reclaim, take_as_player
 
 tournaments = Blueprint("tournaments", __name__, url_prefix="/v1")
 
@@ -84,17 +90,38 @@ def body_of(loaded: Loaded) -> dict:
     return body
 
 
-def credential(tournament_id: str, who: int) -> None:
+def credential(tournament_id: str, who: int, state: TournamentState | None = None) -> None:
     """The bearer token must be ``who``'s (the organizer, or a participant); every 401 and 403
-    names that token, as a participant's seat token is a third kind the caller may hold."""
+    names that token, as a participant's seat token is a third kind the caller may hold. A player
+    token stands for a participant that is its player (scope ``play``), and for the organizer of a
+    tournament its player organised (scope ``organise``)."""
     if who == ORGANIZER:
         whose = "the organizer's token (from POST /v1/tournaments)"
     else:
         whose = f"participant {who}'s participant token (from POST /v1/tournaments/{{id}}/participants/{who})"
     token = bearer_token(required=True, credential=whose)
+    if token.startswith(PLAYER_TOKEN_PREFIX):
+        holder = request_player(token, meant=whose)
+        state = state or load(tournament_id).state
+        mine = (organiser_of(tournament_id) if who == ORGANIZER else state.player_of(who))
+        if mine is None or mine != holder.handle:
+            raise Problem(403, "invalid_token", f"this player token is not {whose} for this tournament, nor its "
+                          "player's")
+        request_player(token, "organise" if who == ORGANIZER else "play", whose)  # its own: the scope then
+        return
     stored = desk().handler.store.seat_credentials(tournament_id).get(who)
     if stored is None or not hmac.compare_digest(token_hash(token), stored):
         raise Problem(403, "invalid_token", f"this token is not {whose} for this tournament")
+
+
+def organiser_of(tournament_id: str) -> str | None:
+    """The player who organised the tournament with a player token (scope ``organise``), if one did."""
+    raw = desk().handler.store.redis.get(organiser_key(tournament_id))
+    return raw.decode() if raw is not None else None
+
+
+def organiser_key(tournament_id: str) -> str:
+    return f"{desk().handler.store.prefix}:{{g:{tournament_id}}}:organiser"
 
 
 def creation_statuses(ids: list[str]) -> list[str | None]:
@@ -126,6 +153,9 @@ def create_tournament():
     if not isinstance(raw, dict):
         raise Problem(422, "validation_error", "the body must be a JSON object", errors={"_body": ["not an object"]})
     handler = desk().handler
+    organiser = request_player(scope="organise")  # a player organising it: its token is the organizer's too
+    if isinstance(raw.get("participants"), list):
+        raw = {**raw, "participants": seats_for_players(raw["participants"], "participants")}
     # Validated before an id or a secret is spent on it (422 invalid_setup), and before the quotas, which
     # weigh it by the tables its rounds open and its search participants.
     config = handler.table.create(raw, "")[0].data
@@ -136,20 +166,26 @@ def create_tournament():
     # creates it with, reserved before the tournament exists and given back if its creation fails.
     reservation = quotas().reserve_events(None if operator else request.remote_addr,
                                           tournament_events(runtime().handler.table, config))
+    rate = Reservation.none()
     try:
         if not operator:  # counts against the address's creation rate and active creations, like its games
-            quotas().check_create(request.remote_addr, creation_statuses, footprint)
+            rate = quotas().check_create(request.remote_addr, creation_statuses, footprint)
         token = new_token()
         outcome = handler.create_with(lambda commitment: handler.table.create(raw, commitment),
                                       game_id="t" + secrets.token_hex(8)[1:])  # "t": never mistaken for a game's
         handler.store.save_seat_credential(outcome.game_id, ORGANIZER, token_hash(token))
+        if organiser is not None:
+            handler.store.redis.set(organiser_key(outcome.game_id), organiser.handle)
     except BaseException:
         reservation.refund()
+        rate.refund()
         raise
     if not operator:
         quotas().created(request.remote_addr, outcome.game_id, footprint)
     body = body_of(outcome.loaded)
     body["token"] = token
+    if organiser is not None:
+        body["organiser"] = organiser.handle
     return game_response(body, outcome.loaded.seq, 201, {"Location": f"/v1/tournaments/{outcome.game_id}"})
 
 
@@ -175,6 +211,15 @@ def join(tournament_id: str, participant: int):
     if not 0 <= participant < len(entries):
         raise Problem(404, "unknown_participant", f"this tournament has participants 0..{len(entries) - 1}")
     store = desk().handler.store
+    player = request_player(scope="play", meant="a player token (to join as its player), or none")
+    if player is not None:
+        return join_as_player(loaded, participant, player.handle)
+    if entries[participant].get("player"):
+        raise Problem(403, "player_seat", f"participant {participant} is player {entries[participant]['player']}'s "
+                      "slot: only that player's token joins as it", player=entries[participant]["player"])
+    if loaded.state.config.get("rated"):
+        raise Problem(403, "player_required", "a rated tournament's participants are players: join with a player "
+                      "token (scope play; register with POST /v1/players)")
     token = new_token()
     # Claimed first (HSETNX), so two clients racing for one slot cannot both get a token.
     if entries[participant]["kind"] != "human" or not store.save_seat_credential(tournament_id, participant,
@@ -189,6 +234,20 @@ def join(tournament_id: str, participant: int):
         store.delete_seat_credential(tournament_id, participant)
         raise
     body = {"id": tournament_id, "participant": participant, "token": token}
+    return game_response(body, outcome.loaded.seq, 201)
+
+
+def join_as_player(loaded: Loaded, participant: int, handle: str):
+    """A player joins as itself (``ParticipantJoined.player``, public): no participant token, its player
+    token stands for the participant, and plays its seat at every table."""
+    if loaded.state.participants[participant]["kind"] != "human":
+        raise Problem(409, "seat_taken", f"participant {participant} is a bot")
+    try:
+        outcome = desk().handler.execute(loaded.game_id, None, {"type": "join", "participant": participant,
+                                                               "player": handle})
+    except RuleViolation as exc:
+        raise Problem(403 if exc.code == "player_seat" else 409, exc.code, exc.detail)
+    body = {"id": loaded.game_id, "participant": participant, "player": handle}
     return game_response(body, outcome.loaded.seq, 201)
 
 
@@ -231,6 +290,10 @@ def take_table_seat(tournament_id: str, participant: int):
         raise Problem(409, "seat_taken", f"participant {participant} has withdrawn: its bot plays its seat at this table")
     body = {"id": tournament_id, "participant": participant, "round": round_.number, "table": slot.table,
             "game_id": slot.game_id, "seat": seat}
+    handle = game.state.seats[seat].player
+    if handle is not None:  # a player's seat: its player token plays it, taken (again) as the player
+        taken = take_as_player(game, seat, handle, "")
+        return game_response({**body, "player": handle}, int(taken.headers["ETag"].strip('"')), taken.status_code)
     if abandoned(game, seat):  # timed out and played by the clock's bot: only its participant takes it again
         body["token"], outcome = reclaim(game, seat)
         return game_response(body, outcome.loaded.seq, 201)
@@ -299,7 +362,13 @@ def withdraw(tournament_id: str, participant: int):
         body = control_body({"bot": lambda v: isinstance(v, str) and v in BOT_KINDS})
         if not 0 <= participant < len(state.participants):
             raise Problem(404, "unknown_participant", f"this tournament has participants 0..{len(state.participants) - 1}")
-        return {"type": "withdraw", "participant": participant, "bot": body.get("bot", "heuristic")}
+        bot = body.get("bot", "heuristic")
+        withdrawable = state.participants[participant]["kind"] == "human" and not state.has_withdrawn(participant)
+        if bot == "search" and withdrawable and state.status != "finished":
+            # The search bot thinks for the participant from now on: counted as a creation with it would be.
+            grown = tournament_footprint(state.config, state.withdrawn + ((participant, bot, 0),))
+            quotas().grow(tournament_id, grown, creation_statuses)
+        return {"type": "withdraw", "participant": participant, "bot": bot}
 
     return control(tournament_id, command)
 
@@ -355,7 +424,7 @@ def export(tournament_id: str):
         for game, header in zip(tables, table_headers):
             yield from export_lines(games, header, game.game_id, game, None, True)
 
-    response = Response(lines(), mimetype="application/x-ndjson")
+    response = download(lines(), "application/x-ndjson")
     response.headers["ETag"] = f'"{loaded.seq}"'
     response.headers["Content-Disposition"] = f'attachment; filename="stich-tournament-{tournament_id}.ndjson"'
     return response

@@ -17,7 +17,9 @@ tournament`` runs only "tournament at scale" (``bench/tournament.py``): a
 64-participant Schafkopf bot tournament (16 tables, 3 rounds, 8 deals per
 table) played to the end by the bot workers (``--short``: 16 participants), after
 baseline B in the same run: its table events/s ÷ B is the figure. ``--only bots``
-runs only the bot answer latency in a game with a human.
+runs only the bot answer latency in a game with a human. ``--only uploads`` runs only what uploads
+cost everyone else (``bench/uploads.py``): a third client's health checks while two clients upload
+the longest game's export at once, and the HTTP processes' memory under a flood of uploads.
 ``--only simulator`` (no server) times random playouts of each game's simulator against its
 decider and OpenSpiel's skat and hearts (``bench/simulator.py``; OpenSpiel only when
 ``pyspiel`` is importable: ``pip install open-spiel``).
@@ -39,8 +41,8 @@ from pathlib import Path
 from stich.redis_server import PrivateRedis, free_port
 from stich.web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
 
-from . import cpu, load, measure, simulator, streams, tournament
-from .processes import children, rss_mb
+from . import cpu, load, measure, simulator, stream_report, streams, tournament, uploads
+from .processes import children, cpu_seconds, rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -102,7 +104,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--short", action="store_true", help="a smoke run of a couple of minutes")
-    parser.add_argument("--only", choices=["streams", "tournament", "bots", "simulator"],
+    parser.add_argument("--only", choices=["streams", "tournament", "bots", "simulator", "uploads"],
                         help="run only this phase (after starting the server)")
     parser.add_argument("--duration", type=float, help="seconds per throughput phase (default 20, short 6)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent simulated clients")
@@ -138,7 +140,7 @@ def main(argv=None) -> int:
     if args.only == "simulator":
         return run_simulator(args)
 
-    progress = Progress(9 if everything else 2)
+    progress = Progress(10 if everything else 2)
     redis_server = PrivateRedis(fsync="always").start()
     port = free_port()
     gunicorn = workers = None
@@ -166,6 +168,10 @@ def main(argv=None) -> int:
             baseline_b = run_phase("b", port, args.clients, args.procs, duration)
             progress.say(f"baseline B: {baseline_b['per_s']:.0f} req/s")
             result["tournament"] = tournament.run(port, size, progress.say, baseline_b=baseline_b)
+        elif args.only == "uploads":
+            progress.phase(f"uploads: health checks during two worst uploads at once, then {uploads.FLOOD} "
+                           f"uploads of 8 MiB at once")
+            result["uploads"] = uploads.run(port, children(gunicorn.pid), args.short, progress.say)
         elif args.only == "bots":
             progress.phase(f"bot turn latency over {bot_samples} answers (a game with a human)")
             result["bot_latency"] = measure.bot_latency("127.0.0.1", port, bot_samples, progress.say)
@@ -224,9 +230,11 @@ def finish(result: dict, args, everything: bool) -> int:
         })
         result["load_cost"]["ratio_5000_over_50"] = load_5000 / load_50
     if "streams" in result:
-        result["targets"].update(streams.targets(result["streams"]))
+        result["targets"].update(stream_report.targets(result["streams"]))
     if "tournament" in result:
         result["targets"].update(tournament.targets(result["tournament"]))
+    if "uploads" in result:
+        result["targets"].update(uploads.targets(result["uploads"]))
     if "simulator" in result:
         result["targets"].update(result["simulator"].get("targets", {}))
     out = Path(args.out)
@@ -245,15 +253,25 @@ def run_classic_phases(result, progress, port, args, duration, bot_samples, leng
                       ("baseline B: marshmallow + one XADD", "baseline_b"),
                       ("moves, polling cycle: whole games, view then command", "moves"),
                       ("moves, SSE cycle: each seat follows the stream (views=true), then commands",
-                       "sse_moves")):
+                       "sse_moves"),
+                      ("moves, socket cycle: each seat on a socket (views), its commands on it", "socket_moves")):
         progress.phase(f"{name} — {args.clients} clients for {duration:.0f}s")
+        api = children(gunicorn.pid)
+        cpu_before = sum(cpu_seconds(pid) or 0.0 for pid in api)
         result[key] = run_phase(key.removeprefix("baseline_"), port, args.clients, args.procs, duration)
-        progress.say(f"{result[key]['per_s']:.0f}/s, p99 {result[key]['p99_ms'] or 0:.1f} ms")
+        # The HTTP processes' CPU (user and system) per request or move of the phase.
+        spent = sum(cpu_seconds(pid) or 0.0 for pid in api) - cpu_before
+        result[key]["api_cpu_us"] = spent / result[key]["requests"] * 1e6 if result[key]["requests"] else None
+        progress.say(f"{result[key]['per_s']:.0f}/s, p99 {result[key]['p99_ms'] or 0:.1f} ms, "
+                     f"HTTP processes' CPU {result[key]['api_cpu_us'] or 0:.0f} us each")
     # A polling move is two requests (the view, then the command); an SSE move one; the baselines one each.
     result["ratios"] = {"moves_over_a": result["moves"]["per_s"] / result["baseline_a"]["per_s"],
                         "moves_over_b": result["moves"]["per_s"] / result["baseline_b"]["per_s"],
                         "move_requests_over_b": 2 * result["moves"]["per_s"] / result["baseline_b"]["per_s"],
-                        "sse_moves_over_b": result["sse_moves"]["per_s"] / result["baseline_b"]["per_s"]}
+                        "sse_moves_over_b": result["sse_moves"]["per_s"] / result["baseline_b"]["per_s"],
+                        "socket_moves_over_sse": result["socket_moves"]["per_s"] / result["sse_moves"]["per_s"],
+                        "socket_cpu_over_sse": ((result["socket_moves"]["api_cpu_us"] or 0)
+                                                / (result["sse_moves"]["api_cpu_us"] or float("inf")))}
     progress.say("replay per event, per game (the fold alone, in this process)")
     result["replay"] = measure.replay_per_event()
     progress.say("CPU per request: A, B, view, command (the app called in this process, no sockets)")
@@ -291,6 +309,13 @@ def print_table(r: dict, path: Path) -> None:
              f"command p50 {r['sse_moves']['p50_ms']:.1f} / p95 {r['sse_moves']['p95_ms']:.1f} / "
              f"p99 {r['sse_moves']['p99_ms']:.1f} ms"),
             ("SSE moves / B", f"{r['ratios']['sse_moves_over_b']:.2f}", ""),
+            ("moves, socket (subscription+command)", f"{r['socket_moves']['per_s']:.0f} moves/s",
+             f"command p50 {r['socket_moves']['p50_ms']:.1f} / p95 {r['socket_moves']['p95_ms']:.1f} / "
+             f"p99 {r['socket_moves']['p99_ms']:.1f} ms"),
+            ("HTTP processes' CPU a move: polling, SSE, socket",
+             " / ".join(f"{r[k]['api_cpu_us']:.0f}" for k in ("moves", "sse_moves", "socket_moves")) + " us",
+             f"socket / SSE {r['ratios']['socket_cpu_over_sse']:.2f}; moves socket / SSE "
+             f"{r['ratios']['socket_moves_over_sse']:.2f}"),
             ("move requests / B", f"{r['ratios']['move_requests_over_b']:.2f}", "(a move = view + command)"),
             ("bot answer", f"p50 {r['bot_latency']['p50_ms']:.1f} ms", f"p99 {r['bot_latency']['p99_ms']:.1f} ms"),
         ]
@@ -310,9 +335,11 @@ def print_table(r: dict, path: Path) -> None:
                      "workers " + ", ".join(f"{x:.0f}" for x in rss["bot_workers"] if x)))
         rows.append(("API RSS growth over the run (MB)", ", ".join(str(x) for x in r["api_rss_growth_mb"]), ""))
     if "streams" in r:
-        rows += streams.table_rows(r["streams"])
+        rows += stream_report.table_rows(r["streams"])
     if "tournament" in r:
         rows += tournament.table_rows(r["tournament"])
+    if "uploads" in r:
+        rows += uploads.table_rows(r["uploads"])
     if "bot_latency" in r and "baseline_a" not in r:  # --only bots
         rows.append(("bot answer", f"p50 {r['bot_latency']['p50_ms']:.1f} ms", f"p99 {r['bot_latency']['p99_ms']:.1f} ms"))
     if "simulator" in r:

@@ -12,6 +12,9 @@ import socket
 import threading
 import time
 
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import AcceptConnection, Ping, Request, TextMessage
+
 from .http_client import Client
 
 
@@ -52,11 +55,17 @@ def _sse_moves(client: Client, deadline: float, record, rng: random.Random) -> N
     the game's stream with ``views=true`` and, when its view arrives, posts a command from its
     ``legal`` with ``If-Match`` - one request per move, the other seats told by the stream. The
     answer needs no view (``Prefer: return=minimal``): the next one comes on the stream."""
+    _games_a_thread_a_seat(client, deadline, record, rng, _play_seat)
+
+
+def _games_a_thread_a_seat(client: Client, deadline: float, record, rng: random.Random, play_seat) -> None:
+    """Three-seat Scharfe Schoten games one after another until ``deadline``, each seat played by
+    ``play_seat`` in a thread of its own (the SSE and the socket cycles)."""
     while time.monotonic() < deadline:
         _, game, _ = client.request("POST", "/v1/games", {"game": "scharfe-schoten", "players": 3})
         game_id = game["id"]
         tokens = [client.request("POST", f"/v1/games/{game_id}/seats/{s}")[1]["token"] for s in range(3)]
-        seats = [threading.Thread(target=_play_seat, daemon=True,
+        seats = [threading.Thread(target=play_seat, daemon=True,
                                   args=(client.host, client.port, game_id, token, deadline, record,
                                         random.Random(rng.random())))
                  for token in tokens]
@@ -102,7 +111,62 @@ def _play_seat(host: str, port: int, game_id: str, token: str, deadline: float, 
         commands.conn.close()
 
 
-PHASES = {"a": _baseline_a, "b": _baseline_b, "moves": _moves, "sse_moves": _sse_moves}
+def _socket_moves(client: Client, deadline: float, record, rng: random.Random) -> None:
+    """The SSE cycle's games with each seat's client on a socket (GET /v1/socket) instead: it
+    subscribes to the game with ``views``, and when its view arrives sends a command from its
+    ``legal`` on the same socket, with ``expected_seq``, answered without a view."""
+    _games_a_thread_a_seat(client, deadline, record, rng, _play_seat_on_socket)
+
+
+def _play_seat_on_socket(host: str, port: int, game_id: str, token: str, deadline: float, record, rng) -> None:
+    sock = socket.create_connection((host, port), timeout=1.0)  # short reads: the deadline is checked
+    ws = WSConnection(ConnectionType.CLIENT)
+    sock.sendall(ws.send(Request(host=host, target="/v1/socket")))
+    sent: dict[str, float] = {}
+    parts: list[str] = []
+    try:
+        while time.monotonic() < deadline:
+            try:
+                data = sock.recv(65536)
+            except (socket.timeout, TimeoutError):
+                continue
+            if not data:
+                return
+            ws.receive_data(data)
+            out = b""
+            for event in ws.events():
+                if isinstance(event, AcceptConnection):
+                    out += ws.send(TextMessage(data=json.dumps({"type": "subscribe", "game": game_id, "token": token,
+                                                                "views": True})))
+                elif isinstance(event, Ping):
+                    out += ws.send(event.response())
+                elif isinstance(event, TextMessage):
+                    parts.append(event.data)
+                    if not event.message_finished:
+                        continue
+                    message = json.loads("".join(parts))
+                    parts.clear()
+                    if message["type"] == "view" and message["view"]["legal"]:
+                        name = str(len(sent))
+                        sent[name] = time.perf_counter()
+                        out += ws.send(TextMessage(data=json.dumps({
+                            "type": "command", "id": name, "game": game_id, "token": token,
+                            "command": rng.choice(message["view"]["legal"]), "expected_seq": message["seq"],
+                            "view": False})))
+                    elif message["type"] == "result":
+                        # 412: another seat moved first (predictions are simultaneous); a newer view follows.
+                        if message["status"] != 412:
+                            record(message["status"] == 200, time.perf_counter() - sent[message["id"]])
+                    elif message["type"] == "unsubscribed":
+                        return  # the game's final event ended the subscription
+            if out:
+                sock.sendall(out)
+    finally:
+        sock.close()
+
+
+PHASES = {"a": _baseline_a, "b": _baseline_b, "moves": _moves, "sse_moves": _sse_moves,
+          "socket_moves": _socket_moves}
 
 
 def run(phase: str, host: str, port: int, threads: int, duration: float, seed: int) -> dict:

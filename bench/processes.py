@@ -26,6 +26,16 @@ def rss_mb(pid: int, field: str = "VmHWM") -> float | None:
     return None
 
 
+def reset_peak_rss(pid: int) -> bool:
+    """Start the process's VmHWM again from its current RSS (Linux: ``5`` written to its
+    ``clear_refs``); False where that is not allowed."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
 def cpu_self() -> float:
     """User + system CPU time of this process so far."""
     usage = resource.getrusage(resource.RUSAGE_SELF)

@@ -13,6 +13,8 @@ A game is a set of pure functions over its own immutable state::
     is_finished(state) -> bool
     scores(state) -> dict                               public totals and ranking
     deal_ceiling(setup) -> int                          the most deals a game may take
+    deal_records(events) -> list[DealRecord]            a finished game's deals, for history
+    rating_matches(events) -> list[Match]               the sides it formed, for ratings
     transcript(events) -> list[str]                     the deals as Markdown, for people
 
 Commands and event data are plain JSON-shaped dicts so that a command a client
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .event import Event
+from .record import DealRecord, Match
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,17 @@ class Game(ABC):
         the table cuts it short. Generous: a game played by its rules stays far below it; it
         exists so that a game whose deals never count (everyone always passes) still ends."""
 
+
+    @abstractmethod
+    def deal_records(self, events: Sequence[Mapping[str, Any]]) -> list[DealRecord]:
+        """Every settled deal of a finished game (its ``record.py``): what was played, each seat's role
+        and result, for its players' history (``domain/record.py``). ``events``: the game's events as
+        the API serves them once it has finished (every one public), as ``transcript`` reads them."""
+
+    @abstractmethod
+    def rating_matches(self, events: Sequence[Mapping[str, Any]]) -> list[Match]:
+        """The rating comparisons of the sides a finished game formed (its ``record.py``): per deal
+        where the parties change from deal to deal, else the whole game (``domain/record.py``)."""
 
     @abstractmethod
     def transcript(self, events: Sequence[Mapping[str, Any]]) -> list[str]:

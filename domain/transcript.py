@@ -24,7 +24,7 @@ def render(game: Game, summary: Mapping[str, Any], events: Sequence[Mapping[str,
     lines.append(f"- players: {summary['players']}")
     lines.append("- seats: " + ", ".join(
         f"{s['seat']} {s['kind']}" + (f" ({s['bot']})" if s.get("bot") else "") for s in summary["seats"]))
-    lines.append("- rules: " + ", ".join(f"{key} {json.dumps(value)}" for key, value in summary["rules"].items()))
+    lines += listed("rules", summary["rules"])
     if summary.get("hints"):
         lines.append("- hints: on (by the table's agreement, every seat may ask for the search's suggestion)")
     lines.append(f"- seed commitment: `{summary['seed_sha256']}`")
@@ -45,12 +45,41 @@ def render(game: Game, summary: Mapping[str, Any], events: Sequence[Mapping[str,
     return "\n".join(lines).rstrip() + "\n"
 
 
+WIDTH = 100  # characters of a list item's line: a Schafkopf table's rules ran to over 1,000 on one
+
+
+def listed(name: str, mapping: Mapping[str, Any], indent: str = "") -> list[str]:
+    """``mapping`` as a Markdown list item: its plain values packed into lines of at most ``WIDTH``
+    characters, then each value that is itself a mapping (Schafkopf's tariffs) as an item nested in it."""
+    lines = packed(f"{indent}- {name}:", [f"{key} {json.dumps(value)}" for key, value in mapping.items()
+                                           if not isinstance(value, Mapping)], indent + "  ")
+    for key, value in mapping.items():
+        if isinstance(value, Mapping):
+            lines += listed(key, value, indent + "  ")
+    return lines
+
+
+def packed(first: str, items: Sequence[str], indent: str, width: int = WIDTH) -> list[str]:
+    """``first`` and the comma-separated ``items`` as lines of at most ``width`` characters, each
+    further line starting with ``indent`` (the list item's continuation); an item is never split."""
+    lines, line = [], first
+    for number, item in enumerate(items):
+        text = item + ("," if number < len(items) - 1 else "")
+        if line != first and len(line) + 1 + len(text) > width:
+            lines.append(line)
+            line = indent + text
+        else:
+            line += " " + text
+    return lines + [line]
+
+
 def analysis_lines(analysis: Mapping[str, Any]) -> list[str]:
     """The analysis's summary per seat, then every marked decision by its seq."""
     budget = analysis.get("budget") or {}
     lines = ["## Analysis", "",
              f"The search judged each decision from what its seat knew ({budget.get('playouts', '?')} "
-             f"playouts a decision; thresholds {json.dumps(analysis.get('thresholds') or {})}).", "",
+             f"playouts a decision; thresholds {json.dumps(analysis.get('thresholds') or {})}"
+             f"{'; values and losses in ' + analysis['unit'] if analysis.get('unit') else ''}).", "",
              "| seat | decisions | inaccuracies | mistakes | blunders | average loss |", "|---|---|---|---|---|---|"]
     for row in analysis["seats"]:
         s = row["summary"]

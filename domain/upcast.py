@@ -8,12 +8,14 @@ replay) sees today's shape. Feeds and exports serve each event as stored,
 with its stored ``v``: its hash covers those bytes.
 
 Every event type is at version 1 (docs/events.md lists them) but
-``GameCreated``, which is at version 2: Schafkopf's ``ramsch_jungfrau:
+``GameCreated``, which is at version 3. v2: Schafkopf's ``ramsch_jungfrau:
 "double_all"`` used to double a Ramsch loss once however many Jungfrauen
 there were, and now doubles it once per Jungfrau (as openschafkopf settles
 it). A game records its rules in GameCreated so that it replays as it was
 played; a v1 GameCreated's ``double_all`` therefore reads as
-``double_all_once``, the name the single doubling has today. The test of the
+``double_all_once``, the name the single doubling has today. v3: Schafkopf's
+complete rules gained ``schieberrunde_hinting``; a game recorded before it
+was played without hinting, which is how a v2 GameCreated reads. The test of the
 stored fixtures (tests/fixtures/exports) keeps proving that games written
 before and after a change still replay.
 The envelope changed once: events stored before the hash chain carry no
@@ -36,10 +38,20 @@ def jungfrau_doubled_once(data: Mapping[str, Any]) -> dict:
     return {**data, "rules": {**rules, "ramsch_jungfrau": "double_all_once"}}
 
 
-LATEST_BY_TYPE: dict[str, int] = {"GameCreated": 2}
+def hinting_off(data: Mapping[str, Any]) -> dict:
+    """GameCreated v2 -> v3: a Schafkopf game's rules gain ``schieberrunde_hinting``, off (it did not
+    exist, so nobody hinted); every other game's data is the same in both versions."""
+    rules = data.get("rules")
+    if data.get("game") != "schafkopf" or not isinstance(rules, Mapping) or "schieberrunde_hinting" in rules:
+        return dict(data)
+    return {**data, "rules": {**rules, "schieberrunde_hinting": False}}
+
+
+LATEST_BY_TYPE: dict[str, int] = {"GameCreated": 3}
 # (type, v) -> a function from data of version v to data of version v + 1
 UPCASTERS: dict[tuple[str, int], Callable[[Mapping[str, Any]], dict]] = {
     ("GameCreated", 1): jungfrau_doubled_once,
+    ("GameCreated", 2): hinting_off,
 }
 
 

@@ -221,10 +221,11 @@ class CommandHandler:
 
     # -- creating ------------------------------------------------------------
     def create(self, game: str, players: int, rules: Any, seats: Any, preset_deals: Any,
-               limits: Any = None, clock: Any = None, hints: bool = False) -> Outcome:
+               limits: Any = None, clock: Any = None, hints: bool = False, rated: Any = False) -> Outcome:
         """Validate and create a game; raises ``domain.errors.InvalidSetup``."""
         return self.create_with(lambda commitment: self.table.create(game, players, rules, seats, preset_deals,
-                                                                     commitment, limits, clock, hints=hints))
+                                                                     commitment, limits, clock, hints=hints,
+                                                                     rated=rated))
 
     def create_with(self, build: Callable[[str], list[Event]], game_id: str | None = None) -> Outcome:
         """Create from the first events ``build(seed_commitment)`` returns (raising InvalidSetup or the

@@ -95,7 +95,9 @@ class GameIndex:
             "game": state.game.name,
             "players": state.players,
             "status": state.status,
-            "open_seats": [i for i, s in enumerate(state.seats) if not s.taken],
+            # A seat kept for a player is its player's alone: not open to whoever reads the list.
+            "open_seats": [i for i, s in enumerate(state.seats) if not s.taken and s.player is None],
+            "rated": state.rated,
         }
 
     def _store(self, entry: dict, before: dict | None) -> None:
@@ -107,6 +109,19 @@ class GameIndex:
             pipe.zrem(self.order_key(status=before["status"], game=before["game"]), member)
         for key in self._order_keys(entry["status"], entry["game"]):
             pipe.zadd(key, {member: 0})
+        pipe.execute()
+
+    def drop(self, game_id: str) -> None:
+        """Take a game off the list (its entry and its place in every order): the archiver's, once the game
+        has moved out of Redis (``workers/archiver.py``); the list is of the games Redis holds."""
+        entry = self.get(game_id)
+        if entry is None:
+            return
+        member = self.member(entry)
+        pipe = self.redis.pipeline(transaction=False)
+        for key in self._order_keys(entry["status"], entry["game"]):
+            pipe.zrem(key, member)
+        pipe.hdel(self.key, game_id)
         pipe.execute()
 
     def get(self, game_id: str) -> dict | None:

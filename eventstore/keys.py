@@ -34,12 +34,17 @@ class GameKeys:
         return self._key("seats")
 
     @property
+    def claimed(self) -> str:
+        """Seats a bulk pairing assigned to a named player: seat -> the SHA-256 of the player's claim."""
+        return self._key("claimed")
+
+    @property
     def origin(self) -> str:
         """An imported game's origin (the exporting server's game id and head)."""
         return self._key("origin")
 
     def all(self) -> list[str]:
-        return [self.events, self.idem, self.snap, self.secret, self.seats, self.origin]
+        return [self.events, self.idem, self.snap, self.secret, self.seats, self.claimed, self.origin]
 
 
 def index_key(prefix: str = "stich") -> str:

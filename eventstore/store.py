@@ -130,9 +130,12 @@ def decode_entries(entries) -> list[StoredEvent]:
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis, prefix: str = "stich"):
+    def __init__(self, client: redis.Redis, prefix: str = "stich", archive=None):
+        """``archive``: an ``eventstore.archive.Archive`` that holds finished games whose keys Redis no longer
+        has; the reads below answer for such a game from it, as if its keys were there."""
         self.redis = client
         self.prefix = prefix
+        self.archive = archive
         self._append = client.register_script(APPEND_SCRIPT)
         self.cluster = isinstance(client, RedisCluster)
 
@@ -185,17 +188,58 @@ class EventStore:
         return None if span is None else Span.parse(span)
 
     def seq(self, game_id: str) -> int:
-        return int(self.redis.xlen(self.keys(game_id).events))
+        found = int(self.redis.xlen(self.keys(game_id).events))
+        if found or self.archive is None:
+            return found
+        archived = self.archive.events(game_id)
+        return len(archived) if archived else 0
 
     def exists(self, game_id: str) -> bool:
         return self.seq(game_id) > 0
 
+    def last_events(self, game_ids: list[str]) -> dict[str, StoredEvent]:
+        """Each game's last event, in one round trip (a game without events is left out)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrevrange(self.keys(game_id).events, count=1)
+        found = {}
+        for game_id, entries in zip(game_ids, pipe.execute()):
+            if entries:
+                found[game_id] = decode_entries(entries)[0]
+        return found
+
     def read(self, game_id: str, after: int = 0, until: int | None = None,
              count: int | None = None) -> list[StoredEvent]:
-        """Events with ``after < seq <= until`` in order."""
+        """Events with ``after < seq <= until`` in order (an archived game's from the archive)."""
         end = "+" if until is None else f"0-{until}"
-        return decode_entries(self.redis.xrange(self.keys(game_id).events, min=f"0-{after + 1}", max=end,
-                                                count=count))
+        key = self.keys(game_id).events
+        if self.archive is None:
+            return decode_entries(self.redis.xrange(key, min=f"0-{after + 1}", max=end, count=count))
+        # Whether the stream is there, in the same round trip: only a game Redis lacks is asked of the archive.
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(key, min=f"0-{after + 1}", max=end, count=count)
+        pipe.exists(key)
+        entries, present = pipe.execute()
+        if entries or present:
+            return decode_entries(entries)
+        archived = self.archive.events(game_id) or []
+        found = archived[after:until if until is not None else len(archived)]
+        return found[:count] if count else found
+
+    def payloads(self, game_id: str) -> list[bytes]:
+        """The stream's stored payloads in seq order, as they are kept (for the archive)."""
+        return [fields[b"e"] for _, fields in self.redis.xrange(self.keys(game_id).events)]
+
+    def release(self, game_id: str) -> None:
+        """Delete the keys of an archived game (its stream, idempotency keys, snapshot, secret, credentials,
+        claims, origin): one command, all in the game's slot."""
+        self.redis.delete(*self.keys(game_id).all())
+
+    def _archived(self, game_id: str) -> dict | None:
+        """An archived game's secret, credentials and origin, when Redis has not its stream."""
+        if self.archive is None or self.redis.exists(self.keys(game_id).events):
+            return None
+        return self.archive.row(game_id)
 
     # -- snapshots ---------------------------------------------------------
     def save_snapshot(self, game_id: str, blob: bytes) -> None:
@@ -215,7 +259,10 @@ class EventStore:
 
     def load_secret(self, game_id: str) -> str | None:
         raw = self.redis.get(self.keys(game_id).secret)
-        return raw.decode() if raw is not None else None
+        if raw is None:
+            archived = self._archived(game_id)
+            return archived["secret"] if archived else None
+        return raw.decode()
 
     def save_seat_credential(self, game_id: str, seat: int, token_hash: str) -> bool:
         """Record a seat's token hash unless the seat already has one."""
@@ -227,10 +274,23 @@ class EventStore:
 
     def seat_credentials(self, game_id: str) -> dict[int, str]:
         raw = self.redis.hgetall(self.keys(game_id).seats)
+        if not raw:
+            archived = self._archived(game_id)
+            return archived["credentials"] if archived else {}
         return {int(k): v.decode() for k, v in raw.items()}
 
     def delete_seat_credential(self, game_id: str, seat: int) -> None:
         self.redis.hdel(self.keys(game_id).seats, str(seat))
+
+    def save_seat_claims(self, game_id: str, claims: dict[int, str]) -> None:
+        """Seats assigned to named players (seat -> their claim's hash): only the claim takes them."""
+        if claims:
+            self.redis.hset(self.keys(game_id).claimed, mapping={str(s): c for s, c in claims.items()})
+
+    def seat_claim(self, game_id: str, seat: int) -> str | None:
+        """The hash of the claim ``seat`` was assigned to, if a bulk pairing assigned it."""
+        raw = self.redis.hget(self.keys(game_id).claimed, str(seat))
+        return raw.decode() if raw is not None else None
 
     # -- imported games ------------------------------------------------------
     def save_origin(self, game_id: str, origin: dict) -> None:
@@ -238,4 +298,7 @@ class EventStore:
 
     def load_origin(self, game_id: str) -> dict | None:
         raw = self.redis.get(self.keys(game_id).origin)
-        return None if raw is None else json.loads(raw)
+        if raw is None:
+            archived = self._archived(game_id)
+            return archived["origin"] if archived else None
+        return json.loads(raw)

@@ -182,7 +182,9 @@ class StreamWatcher:
         ``known``: a seq the caller has seen the stream reach (a route's load): events up to it are
         read at once, without waiting for a new watch's reader to start (on a busy machine that
         can take longer than a short stream's timeout)."""
-        if after < known and watch.seq is None:
+        if after < known and (watch.seq is None or watch.seq <= after):
+            # Events the caller knows exist, which the reader has not seen (yet, or ever: an archived
+            # game's stream is not in Redis): read them at once.
             return self.store.read(watch.game_id, after, count=count)
         deadline = time.monotonic() + timeout_s
         while True:

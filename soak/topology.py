@@ -29,6 +29,7 @@ import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -39,12 +40,15 @@ from collections import Counter
 from pathlib import Path
 
 import requests
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import AcceptConnection, RejectConnection, Request, TextMessage
 
 from stich.cluster import LocalCluster
 from stich.redis_server import PrivateRedis, free_port
 from stich.web_worker import PACKAGE_ROOT, gunicorn_argv
 
 from . import Violation
+from .game_clients import GAME_S, REQUEST_S, Game, moves, play
 from .turn_audit import audit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,8 +56,6 @@ PROXY_CONF = ROOT / "deploy" / "nginx" / "proxy.conf"
 V1_EXPORT = ROOT / "tests" / "fixtures" / "exports" / "schafkopf-ramsch-double-all-v1.ndjson"
 PROCESSES = ("a", "b")
 START_S = 60.0  # every process up and healthy through nginx
-GAME_S = 120.0  # a game (or the tournament) to its end
-REQUEST_S = 10.0  # one HTTP request through nginx
 
 
 def find_nginx() -> str | None:
@@ -62,6 +64,10 @@ def find_nginx() -> str | None:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
+
+
+# proxy.conf's Connection header, as compose.conf maps it: "upgrade" for a WebSocket's upgrade, else none.
+UPGRADE_MAP = 'map $http_upgrade $connection_upgrade { default upgrade; "" ""; }\n'
 
 
 def nginx_config(tmp: Path, listen: int, ports: dict[str, int]) -> str:
@@ -78,7 +84,7 @@ def nginx_config(tmp: Path, listen: int, ports: dict[str, int]) -> str:
     return (f"{user}daemon off;\nworker_processes 1;\npid {tmp / 'nginx.pid'};\nerror_log {tmp / 'error.log'} warn;\n"
             f"events {{ worker_connections 1024; }}\n"
             # Which process answered: the test waits for a restarted one to be back in rotation.
-            f"http {{\naccess_log off;\nadd_header X-Stich-Upstream $upstream_addr always;\n{temp}{pinned}upstream stich_api {{ {both}{keep} }}\n"
+            f"http {{\naccess_log off;\nadd_header X-Stich-Upstream $upstream_addr always;\n{UPGRADE_MAP}{temp}{pinned}upstream stich_api {{ {both}{keep} }}\n"
             f"server {{\nlisten 127.0.0.1:{listen};\n{locations}location / {{ proxy_pass http://stich_api; {proxy} }}\n}}\n}}\n")
 
 
@@ -199,146 +205,6 @@ class Topology:
         self.cluster.stop()
 
 
-class Route:
-    """Where a client sends its requests: a pinned process until it fails, then the balancer."""
-
-    def __init__(self, base: str, pin: str):
-        self.base, self.prefix, self.failovers = base, f"/{pin}", 0
-
-    def url(self, path: str) -> str:
-        return f"{self.base}{self.prefix}{path}"
-
-    def fail_over(self) -> None:
-        if self.prefix:
-            self.prefix, self.failovers = "", self.failovers + 1
-
-
-class Stream(threading.Thread):
-    """A seat's SSE stream: every event's seq in the order received; reconnects with Last-Event-ID."""
-
-    def __init__(self, base: str, pin: str, game_id: str, token: str):
-        super().__init__(daemon=True)
-        self.route, self.game_id, self.token = Route(base, pin), game_id, token
-        self.seqs: list[int] = []
-        self.final = False
-        self.resumes = 0
-        self.error: str | None = None
-        self.reasons: Counter = Counter()  # why it had to reconnect
-        self.stop = threading.Event()
-        self.connected = threading.Event()
-
-    def run(self) -> None:
-        deadline = time.monotonic() + GAME_S
-        while not self.final and not self.stop.is_set() and time.monotonic() < deadline:
-            headers = {"Authorization": f"Bearer {self.token}"}
-            if self.seqs:
-                headers["Last-Event-ID"] = str(self.seqs[-1])
-            try:
-                with requests.get(self.route.url(f"/v1/games/{self.game_id}/events/stream"), headers=headers,
-                                  stream=True, timeout=(2, 30)) as answer:
-                    if answer.status_code != 200:
-                        raise requests.ConnectionError(f"stream answered {answer.status_code}")
-                    self.connected.set()
-                    for line in answer.iter_lines(decode_unicode=True):
-                        if line.startswith("data: "):
-                            self.seqs.append(json.loads(line[6:])["seq"])
-                # A clean end: the game's last event was sent (or the stream's timeout passed).
-                self.final = self.finished()
-                reason = "ended"
-            except (requests.RequestException, ValueError) as error:
-                reason = type(error).__name__ + str(error)[:60]
-            if not self.final:
-                self.reasons[reason] += 1
-            if not self.final and not self.stop.is_set():  # cut off (its process gone): resume elsewhere
-                self.route.fail_over()
-                self.resumes += 1
-                time.sleep(0.05)
-        if not self.final and not self.stop.is_set():
-            self.error = f"game {self.game_id}: the stream did not reach the end within {GAME_S:g} s"
-
-    def finished(self) -> bool:
-        """Whether the game has finished and this stream has its last event."""
-        summary = requests.get(self.route.url(f"/v1/games/{self.game_id}"), timeout=REQUEST_S).json()
-        return summary["status"] == "finished" and bool(self.seqs) and self.seqs[-1] == summary["seq"]
-
-
-class Game:
-    """Two human seats and a bot; seat 0's commands through process a and its stream through b, seat 1
-    the other way round. Every acknowledged event (seq, type) is kept."""
-
-    def __init__(self, base: str, session: requests.Session):
-        self.base, self.session = base, session
-        answer = session.post(base + "/v1/games", json={"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1},
-                                                       "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}]},
-                              timeout=REQUEST_S)
-        answer.raise_for_status()
-        self.id = answer.json()["id"]
-        self.tokens = [session.post(f"{base}/v1/games/{self.id}/seats/{seat}", timeout=REQUEST_S).json()["token"]
-                       for seat in range(2)]
-        self.commands = [Route(base, "a"), Route(base, "b")]
-        self.streams = [Stream(base, "b", self.id, self.tokens[0]), Stream(base, "a", self.id, self.tokens[1])]
-        self.acked: list[tuple[int, str]] = []
-        self.finished = False
-        self.retries = 0
-        self.reasons: Counter = Counter()
-
-    def step(self, rng: random.Random) -> bool:
-        """One move of a human seat whose turn it is (True if one was acknowledged)."""
-        for seat in rng.sample(range(2), 2):
-            route, headers = self.commands[seat], {"Authorization": f"Bearer {self.tokens[seat]}"}
-            try:
-                view = self.session.get(route.url(f"/v1/games/{self.id}/view"), headers=headers, timeout=REQUEST_S)
-                if view.status_code >= 500:
-                    raise requests.ConnectionError(f"view answered {view.status_code}")
-                view = view.json()
-                if view["status"] == "finished":
-                    self.finished = True
-                    return False
-                if not view["legal"]:
-                    continue
-                move, key = rng.choice(view["legal"]), uuid.uuid4().hex
-                headers.update({"If-Match": f'"{view["seq"]}"', "Idempotency-Key": key})
-                while True:  # the same key until an answer: a command that reached a dying process counts once
-                    try:
-                        answer = self.session.post(route.url(f"/v1/games/{self.id}/commands"), json=move,
-                                                   headers=headers, timeout=REQUEST_S)
-                        if answer.status_code < 500:
-                            break
-                        self.reasons[f"command {answer.status_code}"] += 1
-                    except requests.RequestException as error:
-                        self.reasons[type(error).__name__] += 1
-                    route.fail_over()
-                    self.retries += 1
-                    time.sleep(0.05)
-                if answer.status_code == 200:
-                    self.acked += [(e["seq"], e["type"]) for e in answer.json()["events"]]
-                    return True
-            except (requests.RequestException, ValueError) as error:
-                self.reasons[f"view {type(error).__name__}"] += 1
-                route.fail_over()
-                self.retries += 1
-        return False
-
-
-def play(games: list[Game], rng: random.Random, until) -> None:
-    """Moves round-robin over the unfinished games until ``until()`` or all are finished."""
-    deadline = time.monotonic() + GAME_S
-    while not until() and any(not g.finished for g in games):
-        if time.monotonic() > deadline:
-            raise Violation(f"games did not finish within {GAME_S:g} s: "
-                            + "; ".join(f"{g.id} {len(g.acked)} acked, {dict(g.reasons)}" for g in games))
-        moved = False
-        for game in games:
-            if not game.finished:
-                moved |= game.step(rng)
-        if not moved:
-            time.sleep(0.02)  # the bot's turn
-
-
-def moves(games: list[Game]) -> int:
-    return sum(len(g.acked) for g in games)
-
-
 def sigterm_worker_mid_job(topology: Topology, limit_s: float = 20.0) -> dict:
     """SIGTERM a bot worker while it is in a job; it must exit after its warm shutdown."""
     from redis import Redis
@@ -442,10 +308,46 @@ def run(games: int, say, seed: int = 2026, think_ms: int = 50) -> dict:
             topology.stop()
 
 
+def socket_through_nginx(listen: int, game_id: str) -> int:
+    """A WebSocket through nginx (the upgrade proxy.conf passes on): its welcome, a spectator's
+    subscription to a game, and the game's events up to its seq at the subscription; how many came."""
+    sock = socket.create_connection(("127.0.0.1", listen), timeout=REQUEST_S)
+    ws = WSConnection(ConnectionType.CLIENT)
+    sock.sendall(ws.send(Request(host="127.0.0.1", target="/v1/socket")))
+    messages, parts = [], []
+    deadline = time.monotonic() + REQUEST_S
+    try:
+        while time.monotonic() < deadline:
+            data = sock.recv(65536)
+            if not data:
+                break
+            ws.receive_data(data)
+            for event in ws.events():
+                if isinstance(event, AcceptConnection):
+                    sock.sendall(ws.send(TextMessage(data=json.dumps({"type": "subscribe", "game": game_id}))))
+                elif isinstance(event, RejectConnection):
+                    raise Violation(f"nginx answered the socket's upgrade {event.status_code}")
+                elif isinstance(event, TextMessage):
+                    parts.append(event.data)
+                    if event.message_finished:
+                        messages.append(json.loads("".join(parts)))
+                        parts.clear()
+            subscribed = [m for m in messages if m["type"] == "subscribed"]
+            events = [m for m in messages if m["type"] == "event"]
+            if messages and messages[0]["type"] != "welcome":
+                raise Violation(f"the socket did not open with its welcome: {messages[0]}")
+            if subscribed and len(events) >= subscribed[0]["seq"]:
+                return len(events)
+    finally:
+        sock.close()
+    raise Violation(f"the socket through nginx did not deliver game {game_id}'s events: {messages[-3:]}")
+
+
 def exercise(topology: Topology, count: int, rng: random.Random, say, tmp: Path, figures: dict) -> dict:
     base, session = topology.url, requests.Session()
     tournament = run_tournament(base, session)
     table = [Game(base, session) for _ in range(count)]
+    figures["socket_events"] = socket_through_nginx(topology.listen, table[0].id)
     for game in table:
         for stream in game.streams:
             stream.start()

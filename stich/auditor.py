@@ -5,6 +5,7 @@ for stdin) or a URL and checks it with the rules in ``domain`` alone.
 """
 from __future__ import annotations
 
+import http.client
 import json
 import re
 import sys
@@ -26,6 +27,42 @@ TIMEOUT_S = 60
 
 class AuditError(Exception):
     """The export could not be read or sent (as opposed to read and found wrong)."""
+
+
+class AnswerBeforeBody:
+    """An HTTP connection that reads the server's answer when the server gave it and closed before
+    it had the whole body, as curl and urllib3 do (http.client raises the broken pipe instead). A
+    server refuses an upload before reading it (a quota, the uploads at once: api/uploads.py) and
+    closes the connection after its answer, so ``stich import`` would say it cannot reach the server
+    rather than why it refused."""
+
+    _answered = False
+
+    def send(self, data):
+        if self._answered:
+            return
+        try:
+            super().send(data)
+        except (BrokenPipeError, ConnectionResetError):
+            self._answered = True  # the answer, if it came, is read next, as any other
+
+
+class HTTPAnswerBeforeBody(AnswerBeforeBody, http.client.HTTPConnection):
+    pass
+
+
+class HTTPSAnswerBeforeBody(AnswerBeforeBody, http.client.HTTPSConnection):
+    pass
+
+
+class UploadHandler(urllib.request.HTTPHandler):
+    def http_open(self, req):
+        return self.do_open(HTTPAnswerBeforeBody, req)
+
+
+class SecureUploadHandler(urllib.request.HTTPSHandler):
+    def https_open(self, req):
+        return self.do_open(HTTPSAnswerBeforeBody, req, context=self._context)
 
 
 def read_export(source: str) -> str:
@@ -93,7 +130,8 @@ def import_export(source: str, server: str, api_key: str | None, out: TextIO = s
                                      headers={"Content-Type": "application/x-ndjson",
                                               **({"X-API-Key": api_key} if api_key else {})})
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
+        opener = urllib.request.build_opener(UploadHandler, SecureUploadHandler)
+        with opener.open(request, timeout=TIMEOUT_S) as response:
             body, before = json.load(response), response.status == 200  # 200: this history was imported before
     except urllib.error.HTTPError as answer:
         detail = answer.read().decode("utf-8", "replace")

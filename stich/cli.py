@@ -13,6 +13,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from importlib import metadata
 from pathlib import Path
 
 from .auditor import AuditError, import_export, verify_export
@@ -26,8 +27,22 @@ class StartupError(Exception):
     """A reason ``stich`` cannot start, worded for the person who ran it."""
 
 
+def check_settings() -> None:
+    """Fail before anything starts on a setting the workers would refuse (each child would die on it, and be
+    restarted, over and over)."""
+    from workers.archiver import archive_after
+    from workers.idle import idle_after
+
+    for check in (idle_after, archive_after):
+        try:
+            check()
+        except ValueError as exc:
+            raise StartupError(str(exc)) from None
+
+
 def serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
+    check_settings()
     check_port_free(args.host, args.port)
     children = []  # all supervised; the private server is started first, its URL being needed
     if not env.get("REDIS_URL"):
@@ -39,6 +54,9 @@ def serve(args: argparse.Namespace) -> int:
         print(f"stich: private Redis-compatible server on {private.display_url} (data in {private.data_dir})",
               flush=True)
         children.append(private_server(private))
+    # The history's database (eventstore/history.py): unless STICH_DATABASE_URL names one, a SQLite file in
+    # the data directory, which every child finds by its absolute path (gunicorn changes directory).
+    env["STICH_DATA_DIR"] = os.path.abspath(args.data_dir)
     raise_open_files_limit(args.http_workers * args.connections + 1024)  # the children inherit it
     metrics_dir = None
     if not env.get("PROMETHEUS_MULTIPROC_DIR"):  # every child writes its samples here; /metrics sums them
@@ -59,8 +77,18 @@ def serve(args: argparse.Namespace) -> int:
                           [sys.executable, "-m", "stich.cli", "worker", "--lanes", "interactive"], env,
                           pulse_dir=pulse_dir)
                   for number in range(interactive)]
+    # Workers for the analysis lane alone, at niceness 19 (workers/worker.py): an analysis is up to minutes
+    # of search, and in a bot worker's hands it held up every bot-only game and tournament table behind it.
+    analysts = int(args.workers > 0) if args.analysis_workers is None else args.analysis_workers
+    processes += [process(f"analysis worker {number + 1}",
+                          [sys.executable, "-m", "stich.cli", "worker", "--lanes", "analysis"], env,
+                          pulse_dir=pulse_dir)
+                  for number in range(analysts)]
+    # gunicorn runs in PACKAGE_ROOT: a relative file is the user's, where stich serve was started.
+    access_log = args.access_log if args.access_log in (None, "-") else os.path.abspath(args.access_log)
     processes.append(process("the HTTP server", gunicorn_argv("api.wsgi:app", args.host, args.port,
-                                                              args.http_workers, args.connections), env,
+                                                              args.http_workers, args.connections,
+                                                              access_log=access_log), env,
                              # If stich serve itself is killed, gunicorn's quick shutdown (SIGQUIT): a graceful
                              # one waits up to its timeout for open streams, with the port still held.
                              cwd=PACKAGE_ROOT, death_signal=signal.SIGQUIT))  # cwd: see gunicorn_argv
@@ -130,6 +158,7 @@ def worker(args: argparse.Namespace) -> int:
     if not os.environ.get("REDIS_URL"):
         raise StartupError("`stich worker` needs REDIS_URL: the Redis your API uses (`stich serve` starts "
                            "its own workers, so a private server needs no separate worker)")
+    check_settings()
     from workers.worker import run
 
     run(burst=args.burst, lanes=args.lanes)
@@ -137,7 +166,7 @@ def worker(args: argparse.Namespace) -> int:
 
 
 def lanes(value: str) -> tuple[str, ...]:
-    """``--lanes``: comma-separated lanes of bot work (workers/dispatch.py)."""
+    """``--lanes``: comma-separated lanes of work (workers/dispatch.py)."""
     from workers.dispatch import LANES
 
     named = tuple(part.strip() for part in value.split(",") if part.strip())
@@ -156,31 +185,45 @@ def import_game(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="stich", description="stich game server", formatter_class=HelpFormatter)
+    # The installed package's version, the one GET /v1 and the served contract show (docs/versioning.md).
+    parser.add_argument("--version", action="version", version=f"stich {metadata.version('stich')}",
+                        help="print the version (docs/versioning.md) and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     p_serve = sub.add_parser("serve", help="run the HTTP API, a bot worker and (without REDIS_URL) a private Redis",
-                             description="Run the HTTP API, the bot workers and, without REDIS_URL, a private "
-                                         "Redis-compatible server, and keep them running.",
+                             description="Run the HTTP API, the bot workers, an analysis worker and, without "
+                                         "REDIS_URL, a private Redis-compatible server, and keep them running.",
                              formatter_class=HelpFormatter)
     p_serve.add_argument("--host", default="127.0.0.1",
                          help="the address to listen on (0.0.0.0: every interface, for other machines)")
     p_serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
-    p_serve.add_argument("--workers", type=int, default=1, help="bot worker processes (every lane)")
+    p_serve.add_argument("--workers", type=int, default=1,
+                         help="bot worker processes (every bot lane; not the analyses)")
     p_serve.add_argument("--interactive-workers", type=int, default=None,
                          help="bot workers for games with a human seat only (default 1, or 0 with --workers 0)")
+    p_serve.add_argument("--analysis-workers", type=int, default=None,
+                         help="workers for the analyses of finished games only, at the lowest CPU priority, so "
+                              "that analyses do not hold up the games (default 1, or 0 with --workers 0)")
     p_serve.add_argument("--http-workers", type=int, default=2, help="HTTP worker processes")
     p_serve.add_argument("--connections", type=int, default=CONNECTIONS,
                          help="open connections per HTTP worker, streams and long polls included")
     p_serve.add_argument("--data-dir", default=os.environ.get("STICH_DATA_DIR", ".stich-data"),
-                         help="where the private server keeps its append-only file and its log, relative to the "
+                         help="where the private server keeps its append-only file and its log, and the history "
+                              "its SQLite database (unless STICH_DATABASE_URL names another), relative to the "
                               "working directory (also STICH_DATA_DIR)")
+    p_serve.add_argument("--access-log", nargs="?", const="-", default=None, metavar="FILE",
+                         help="a line per HTTP request (the combined log's fields and the time taken; no query "
+                              "and no credential) to FILE, or to stdout without one (default: none)")
     p_serve.set_defaults(func=serve)
-    p_worker = sub.add_parser("worker", help="run a bot worker (needs REDIS_URL)",
-                              description="Run a bot worker against the Redis in REDIS_URL (QUEUE_URL for the "
-                                          "queues, if another).", formatter_class=HelpFormatter)
+    p_worker = sub.add_parser("worker", help="run a bot worker or an analysis worker (needs REDIS_URL)",
+                              description="Run a bot worker (with --lanes analysis: an analysis worker) against "
+                                          "the Redis in REDIS_URL (QUEUE_URL for the queues, if another).",
+                              formatter_class=HelpFormatter)
     p_worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     p_worker.add_argument("--lanes", type=lanes, default=None,
-                          help="the lanes to drain, always in the order interactive, slow, bulk: games with a "
-                               "human seat, their long searches, bot-only games (default: all three)")
+                          help="the lanes to drain, always in the order interactive, slow, bulk, analysis: games "
+                               "with a human seat, their long searches, bot-only games, analyses of finished "
+                               "games (default: the first three; give analysis a worker of its own, which then "
+                               "runs at niceness 19)")
     p_worker.set_defaults(func=worker)
     p_verify = sub.add_parser("verify", help="check a game's export offline: hash chain, seed, deals, every "
                               "command, scores (exit 0 verified, 1 not, 2 unreadable)",

@@ -36,7 +36,7 @@ def test_only_the_balancer_publishes_a_port_so_api_replicas_scale(name):
     services = compose(name)["services"]
     assert "ports" not in services["api"] and "8000" in [str(p) for p in services["api"]["expose"]]
     published = {s for s, body in services.items() if body.get("ports")}
-    assert published == {"lb"} and services["lb"]["ports"] == ["8000:8000"]
+    assert published == {"lb"} and services["lb"]["ports"] == ["${STICH_PORT:-8000}:8000"]
     assert services["api"]["environment"]["STICH_TRUSTED_PROXIES"] == "1"  # nginx sets X-Forwarded-For
     assert "container_name" not in services["api"] and "container_name" not in services["worker"]
 
@@ -55,7 +55,11 @@ def test_the_balancer_mounts_the_repository_nginx_config_set_up_for_sse(name):
     assert proxy["proxy_buffering"] == "off" and proxy["proxy_http_version"] == "1.1"
     assert int(proxy["proxy_read_timeout"].rstrip("s")) >= 3600  # SSE keep-alives every 15 s, long polls 60 s
     assert proxy["proxy_set_header X-Forwarded-For"] == "$proxy_add_x_forwarded_for"
-    assert proxy["proxy_set_header Connection"] == '""'  # upstream keep-alive
+    # A WebSocket's upgrade goes on; any other request sends no Connection header (upstream keep-alive):
+    # compose.conf maps an empty Upgrade to an empty Connection.
+    assert proxy["proxy_set_header Upgrade"] == "$http_upgrade"
+    assert proxy["proxy_set_header Connection"] == "$connection_upgrade"
+    assert re.search(r'map \$http_upgrade \$connection_upgrade \{\s*default upgrade;\s*""\s+"";\s*\}', site)
 
 
 def directives(path: Path) -> dict[str, str]:
@@ -94,7 +98,7 @@ def test_the_cluster_file_runs_six_nodes_with_aof_three_masters_with_a_replica_e
     assert "--cluster-replicas 1" in init  # six nodes: three masters, a replica each
     queue = " ".join(services["queue"]["command"])
     assert "--appendonly yes" in queue and "cluster-enabled" not in queue
-    for service in ("api", "worker"):
+    for service in ("api", "worker", "analysis"):
         environment = services[service]["environment"]
         assert environment["REDIS_URL"].startswith("redis+cluster://redis-node-")
         assert environment["QUEUE_URL"] == "redis://queue:6379/0"  # RQ needs one node
@@ -112,6 +116,45 @@ def test_compose_runs_redis_with_aof_fsync_always_api_and_worker():
     assert all(services[s]["environment"]["REDIS_URL"].startswith("redis://redis:") for s in ("api", "worker"))
 
 
+@pytest.mark.parametrize("name", COMPOSE_FILES)
+def test_every_lane_has_a_worker_and_the_analyses_one_of_their_own_that_yields_the_cpu(name):
+    """A lane no service drains leaves its jobs queued for good; analyses beside bot turns held up the
+    bot-only games (workers/dispatch.py), and niceness weighs only inside one container."""
+    from workers.dispatch import ANALYSIS, BOT_LANES, LANES
+
+    services = compose(name)["services"]
+    drained = {}
+    for service, body in services.items():
+        command = body.get("command", [])
+        if command[:2] == ["stich", "worker"]:
+            lanes = command[command.index("--lanes") + 1].split(",") if "--lanes" in command else BOT_LANES
+            drained[service] = set(lanes)
+    assert set().union(*drained.values()) == set(LANES), drained
+    assert drained["analysis"] == {ANALYSIS} and ANALYSIS not in drained["worker"]
+    assert services["analysis"]["cpu_shares"] < 1024  # Docker's default weight; the others keep it
+    assert all("cpu_shares" not in body for service, body in services.items() if service != "analysis")
+
+
+PUBLIC_IMAGES = {"STICH_REDIS_IMAGE": "redis:7.2", "STICH_POSTGRES_IMAGE": "postgres:16",
+                 "STICH_NGINX_IMAGE": "nginx:1.28-alpine", "STICH_IMAGE": "stich:latest"}
+
+
+@pytest.mark.parametrize("name", COMPOSE_FILES)
+def test_every_image_is_a_parameter_defaulting_to_the_public_one(name):
+    """A test (tests/compose/) points the files at images built from Debian without editing them; a user
+    who sets nothing gets the public images. No top-level `name:`: docker-compose 1.29 refuses it."""
+    document = compose(name)
+    assert set(document) <= {"services", "volumes", "x-stich-build", "x-cluster-node", "x-stich-env"}
+    for service, body in document["services"].items():
+        found = re.fullmatch(r"\$\{(\w+):-([^}]+)\}", body["image"])
+        assert found and PUBLIC_IMAGES[found[1]] == found[2], (service, body["image"])
+        if "build" in body:
+            assert found[1] == "STICH_IMAGE"
+            assert body["build"] == {"context": ".", "args": {"PYTHON_IMAGE": "${STICH_PYTHON_IMAGE:-python:3.11-slim}"}}
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "ARG PYTHON_IMAGE=python:3.11-slim\nFROM ${PYTHON_IMAGE}\n" in dockerfile
+
+
 def test_dockerfile_copies_every_package_pyproject_installs():
     dockerfile = (ROOT / "Dockerfile").read_text()
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -119,11 +162,24 @@ def test_dockerfile_copies_every_package_pyproject_installs():
     assert packages == {"api", "domain", "eventstore", "workers", "stich"}
     for package in packages:
         assert f"COPY {package} ./{package}" in dockerfile
-    assert "RUN pip install --no-cache-dir ." in dockerfile
+    assert "RUN pip install --no-cache-dir '.[postgres]'" in dockerfile  # the shared history's driver
     # `pip install .` starts gunicorn's gevent worker only with these (the missing-`packaging` crash).
     dependencies = " ".join(pyproject["project"]["dependencies"])
     assert "gunicorn[gevent]" in dependencies and re.search(r"\bpackaging\b", dependencies)
     assert re.search(r'CMD \["stich", "serve", .*"--workers", "0"\]', dockerfile)
+
+
+def test_every_stich_process_in_compose_shares_one_history_database():
+    """A SQLite file, `stich serve`'s default, would be each container's own: the API's replicas and the
+    workers would keep histories of their own. Both recipes give every stich process one PostgreSQL."""
+    for name in ("docker-compose.yml", "docker-compose.cluster.yml"):
+        services = yaml.safe_load((ROOT / name).read_text())["services"]
+        assert "postgres" in services, name
+        built = {service: spec for service, spec in services.items() if "build" in spec}
+        assert {"api", "worker", "analysis"} <= set(built), name
+        for service, spec in built.items():
+            url = (spec.get("environment") or {}).get("STICH_DATABASE_URL", "")
+            assert url.startswith("postgresql+psycopg://") and "@postgres:" in url, (name, service)
 
 
 def metric_names() -> set[str]:
@@ -132,8 +188,9 @@ def metric_names() -> set[str]:
     names = set()
     for module in ("api/metrics.py", "workers/metrics.py"):
         text = (ROOT / module).read_text()
-        for kind, name in re.findall(r'(Counter|Gauge|Histogram|GaugeMetricFamily)\("(stich_\w+)"', text):
-            names |= {f"{name}_total"} if kind == "Counter" else \
+        for kind, name in re.findall(r'(Counter|Gauge|Histogram|GaugeMetricFamily|CounterMetricFamily)\("(stich_\w+)"',
+                                     text):
+            names |= {f"{name}_total"} if kind.startswith("Counter") else \
                 {f"{name}_{s}" for s in ("bucket", "sum", "count")} if kind == "Histogram" else {name}
     return names
 

@@ -11,7 +11,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("api", "domain", "eventstore", "workers", "stich", "bench", "soak", "tests")
+PACKAGES = ("api", "domain", "eventstore", "workers", "stich", "bench", "soak", "contract", "tests")
 
 
 def module_name(path: Path) -> str:

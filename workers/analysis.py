@@ -9,7 +9,10 @@ answers the record. It is derived data: the game's events, and so its export, st
 
 The job takes ids, not objects (``analyse_game(game_id, head)``), re-reads the game, and has the
 deterministic id ``analysis-<game>-<head>``: a job queued twice does the same work and writes the
-same record. It runs in the ``bulk`` lane (``workers/dispatch.py``): nobody at a table waits on it.
+same record. It runs in the ``analysis`` lane (``workers/dispatch.py``), which only analysis workers
+drain (``stich worker --lanes analysis``, one in ``stich serve``), at niceness 19: an analysis is up
+to minutes of search, and in a bot worker's lane it held up every bot-only game and tournament table
+behind it. A server with no analysis worker leaves its analyses queued (``/v1/health`` says so).
 A record left ``queued`` or ``running`` by a worker that died is asked for again once it is older
 than ``STALE_S``.
 """
@@ -24,7 +27,7 @@ from domain.bots.analysis import Budget, analyse
 from eventstore.handler import CommandHandler
 from eventstore.store import EventStore
 
-from .dispatch import BULK, lane_queue
+from .dispatch import ANALYSIS, lane_queue
 from .runtime import current_runtime
 
 log = logging.getLogger("stich.analysis")
@@ -96,7 +99,7 @@ def stale(record: dict, now: float | None = None) -> bool:
 
 def request_analysis(runtime, game_id: str, head: str, budget: Budget) -> dict:
     """The record of the game's analysis at ``head``, asking for it when there is none (or a lost
-    or failed one). With a queue the job goes to the bulk lane; without one (tests, one process)
+    or failed one). With a queue the job goes to the analysis lane; without one (tests, one process)
     it runs here, before this returns."""
     analyses = Analyses(runtime.store)
     record = analyses.get(game_id, head)
@@ -111,7 +114,7 @@ def request_analysis(runtime, game_id: str, head: str, budget: Budget) -> dict:
     if runtime.queue is None:
         analyse_game(game_id, head, budget.playouts, budget.max_decisions, runtime=runtime)
         return analyses.get(game_id, head) or fresh
-    lane_queue(runtime.queue, BULK).enqueue(
+    lane_queue(runtime.queue, ANALYSIS).enqueue(
         "workers.analysis.analyse_game", game_id, head, budget.playouts, budget.max_decisions,
         job_id=job_id(game_id, head), result_ttl=60, failure_ttl=3600, job_timeout=JOB_TIMEOUT_S)
     return fresh

@@ -14,25 +14,36 @@ from domain.registry import all_games
 from domain.table import Table
 from eventstore.connection import CLUSTER_SCHEME, connect
 from eventstore.handler import CommandHandler
+from eventstore.archive import Archive
+from eventstore.challenges import Challenges
+from eventstore.history import History, default_url
 from eventstore.index import GameIndex
+from eventstore.players import Players
+from eventstore.pools import Pools
 from eventstore.schedule import Schedule
 from eventstore.store import EventStore
 
 from .deadline import TurnSchedule
 from .dispatch import QUEUE_NAME, InlineDispatcher, RQDispatcher, sweep_after
+from .idle import idle_after
+from .matchmaker import Matchmaker
+from .rater import Rater
+from .recorder import HistoryFeed, Recorder
 from .runtime import Runtime
 from .sweeper import BotSchedule
 from .tournament import TournamentDesk
 
 
 def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None,
-                  queue_name: str | None = None, prefix: str = "stich") -> Runtime:
-    """``bots``: ``rq`` (jobs for workers) or ``inline`` (run in this process).
-    ``prefix``: of every key (tests use their own to see only their games)."""
+                  queue_name: str | None = None, prefix: str = "stich", database_url: str | None = None) -> Runtime:
+    """``bots``: ``rq`` (jobs for workers) or ``inline`` (run in this process, and the history recorded
+    at once). ``prefix``: of every key (tests use their own to see only their games). ``database_url``:
+    the history's (``eventstore/history.py``; default ``STICH_DATABASE_URL``, else a SQLite file in
+    ``STICH_DATA_DIR``, else in memory)."""
     client = connect(redis_url)
     store = EventStore(client, prefix)
     index = GameIndex(client, prefix)
-    table = Table(all_games())
+    table = Table(all_games(), default_idle_s=idle_after())
     queue = None
     schedule = None
     listeners: list = [index]
@@ -55,8 +66,21 @@ def build_runtime(redis_url: str, bots: str = "rq", queue_url: str | None = None
     listeners.append(dispatcher)
     handler = CommandHandler(store, table, listeners=listeners)
     dispatcher.handler = handler
-    runtime = Runtime(store, handler, index, queue, schedule)
+    runtime = Runtime(store, handler, index, queue, schedule, players=Players(client, prefix))
     runtime.tournaments = TournamentDesk.attach(runtime)
+    runtime.history = History.open(database_url or default_url())
+    # Finished games moved out of Redis (workers/archiver.py) are read from the archive as if they were there.
+    runtime.archive = store.archive = Archive(runtime.history.engine)
+    runtime.pools = Pools(client, prefix)
+    runtime.matchmaker = Matchmaker(handler, runtime.pools)
+    runtime.challenges = Challenges(client, prefix)
+    runtime.recorder = Recorder(handler, runtime.history, runtime.tournaments,
+                                lambda game_id: runtime.pools.origin(game_id) or runtime.challenges.origin(game_id),
+                                waits=runtime.challenges.embargoed_until)
+    runtime.rater = Rater(runtime.history)
+    # Last: a game's end is recorded once its tournament's listener has seen it.
+    handler.listeners.append(HistoryFeed(client, prefix, (runtime.recorder, runtime.rater) if bots == "inline"
+                                         else None))
     return runtime
 
 

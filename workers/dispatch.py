@@ -15,13 +15,20 @@ so that nobody waiting at a table queues behind work nobody waits for:
   longer (the person chose to wait for it, but nobody else should);
 * ``bulk`` (the base name, ``stich-bots``): bot-only games and tournament
   tables without humans, and every job that names no lane (a tournament
-  driver's pass, jobs queued by an older server).
+  driver's pass, jobs queued by an older server);
+* ``analysis`` (``<base>-analysis``): the analyses of finished games
+  (``workers/analysis.py``), up to minutes of search each, which nobody plays on.
 
 A worker takes the lanes in that order (RQ pops its queues in priority
 order), and ``stich serve`` also runs one worker for the interactive lane
 alone: priority alone does not help while every worker is inside a 2 s search
 or a tournament's backlog, so the human's next bot turn needs a worker that
-never starts such a job.
+never starts such a job. For the same reason no worker drains the analysis
+lane unless told to (``BOT_LANES`` is the default): an analysis in a bot
+worker's hands held up every bot-only game and tournament table queued behind
+it for its whole length, so analyses run on workers of their own, niced to
+yield the cores to the games (``workers/worker.py``; the figures:
+docs/reliability.md).
 """
 from __future__ import annotations
 
@@ -39,8 +46,9 @@ from . import chain
 
 QUEUE_NAME = "stich-bots"  # the base name: the bulk lane's queue, and the others' prefix
 
-INTERACTIVE, SLOW, BULK = "interactive", "slow", "bulk"
-LANES = (INTERACTIVE, SLOW, BULK)  # a worker's priority order
+INTERACTIVE, SLOW, BULK, ANALYSIS = "interactive", "slow", "bulk", "analysis"
+LANES = (INTERACTIVE, SLOW, BULK, ANALYSIS)  # a worker's priority order
+BOT_LANES = (INTERACTIVE, SLOW, BULK)  # what a worker drains unless told: the games' lanes, no analyses
 # A turn of a human's game whose search may think longer than this goes to the slow lane: a seat's
 # wall-clock cap (``budget_ms``) bounds its decision whatever its playouts, and the default cap stays
 # interactive. The interactive worker then answers within about this long plus a few ms even when
@@ -75,7 +83,7 @@ def lane_queue(queue, lane: str):
     return Queue(lane_name(queue.name, lane), connection=queue.connection, serializer=queue.serializer)
 
 
-def lane_queues(queue, lanes=LANES) -> list:
+def lane_queues(queue, lanes=BOT_LANES) -> list:
     """A worker's queues, in the priority order of ``LANES`` whatever order ``lanes`` names them in."""
     unknown = set(lanes) - set(LANES)
     if unknown or not lanes:

@@ -4,7 +4,9 @@ A sorted set on the queue's Redis, ``stich:workers``: member ``<host>:<pid>``, s
 the worker's last beat. A worker that stops beating (killed, hung, cut off from Redis) drops out
 after ``STALE_S``; every beat and every health check removes stale members, so the set holds
 only live workers. RQ's own worker registry is not used for this: a worker killed with SIGKILL
-stays in it until its key expires, minutes later.
+stays in it until its key expires, minutes later. A worker that drains the analysis lane beats in a
+set of its own, ``stich:workers:analysis``, so that health counts bot workers and analysis workers
+apart: a server whose only live worker runs analyses plays no bot's turn.
 
 A second, local signal for the supervisor of ``stich serve``: the file named by ``STICH_PULSE_FILE``
 is touched every ``PULSE_S`` by a thread that does nothing else. The supervisor reads its
@@ -22,6 +24,7 @@ import time
 import redis
 
 KEY = "stich:workers"
+ANALYSIS_KEY = "stich:workers:analysis"
 BEAT_S = 2.0
 STALE_S = 8.0
 PULSE_ENV = "STICH_PULSE_FILE"
@@ -48,17 +51,19 @@ def live_workers(client: redis.Redis, now: float | None = None, key: str = KEY) 
     return int(pipe.execute()[1])
 
 
-def beat_until(client: redis.Redis, stop: threading.Event) -> None:
-    """The worker's heartbeat thread: beat until ``stop``, then leave the set."""
+def beat_until(client: redis.Redis, stop: threading.Event, keys: tuple[str, ...] = (KEY,)) -> None:
+    """The worker's heartbeat thread: beat in each of ``keys`` until ``stop``, then leave them."""
     name = member()
     while not stop.is_set():
         try:
-            beat(client, name)
+            for key in keys:
+                beat(client, name, key=key)
         except redis.RedisError:
             pass  # the store is down: health says so; beat again when it is back
         stop.wait(BEAT_S)
     try:
-        client.zrem(KEY, name)
+        for key in keys:
+            client.zrem(key, name)
     except redis.RedisError:
         pass
 

@@ -14,6 +14,7 @@ from rq import Queue
 
 from eventstore.handler import CommandHandler
 from eventstore.index import GameIndex
+from eventstore.players import Players
 from eventstore.schedule import Schedule
 from eventstore.store import EventStore
 
@@ -28,6 +29,14 @@ class Runtime:
     # A workers.tournament.TournamentDesk: tournaments and the driver of their tables. Not imported
     # for the annotation, since the desk's job reads this module.
     tournaments: Any = None
+    players: Players | None = None  # the players' registry (handles and player tokens)
+    history: Any = None  # an eventstore.history.History: finished games and ratings in the database
+    recorder: Any = None  # a workers.recorder.Recorder, which writes the history
+    rater: Any = None  # a workers.rater.Rater, which moves the ratings
+    pools: Any = None  # an eventstore.pools.Pools: quick play's waiting players and matches
+    matchmaker: Any = None  # a workers.matchmaker.Matchmaker, which opens their tables
+    challenges: Any = None  # an eventstore.challenges.Challenges: the daily challenge's entries
+    archive: Any = None  # an eventstore.archive.Archive: finished games moved out of Redis
 
 
 _current: Runtime | None = None

@@ -30,7 +30,7 @@ from collections import deque
 
 from domain.errors import RuleViolation
 from domain.game import rank_places
-from domain.table import FINAL_EVENT
+from domain.table import ABORTED, FINAL_EVENT, MAX_DETAIL
 from domain.tournament import Tournaments, TournamentState
 from domain.tournament.decider import table_game_id
 from eventstore.codec import StoredEvent
@@ -112,6 +112,8 @@ class TournamentDesk:
             self.request(loaded.game_id, f"resumed-{loaded.seq}")
         elif "TournamentPaused" in types:  # the open tables stop
             self.request(loaded.game_id, f"paused-{loaded.seq}")
+        elif "TournamentAborted" in types:  # the open tables end
+            self.request(loaded.game_id, f"aborted-{loaded.seq}")
 
     def request(self, tournament_id: str, reason: str) -> None:
         """A pass over the tournament: a job with RQ, else now in this thread (never recursively)."""
@@ -142,6 +144,8 @@ class TournamentDesk:
             except UnknownGame:
                 return "unknown tournament"
             if state.status == "finished":
+                if state.aborted is not None:
+                    self._end_tables(tournament_id, state)
                 if self.schedule is not None:
                     self.schedule.drop(Entry(KIND, tournament_id, 0))
                 return "finished"
@@ -171,7 +175,7 @@ class TournamentDesk:
         create = self.games.table.create
         self.games.create_with(lambda commitment: create(setup["game"], setup["players"], setup["rules"],
                                                          setup["seats"], setup["preset_deals"], commitment,
-                                                         clock=setup["clock"]),
+                                                         clock=setup["clock"], rated=setup["rated"]),
                                game_id=game_id)
         # The table's seed commitment, so an import of it is known whatever its header says (api/embargo.py).
         self.redis.set(self._commitment_key(self.games.load(game_id).state.seed_sha256), game_id)
@@ -181,13 +185,30 @@ class TournamentDesk:
             for seat, spec in enumerate(setup["seats"]):
                 if spec["kind"] == "human":
                     try:
-                        self.games.execute(game_id, None, {"type": "take_seat", "seat": seat},
+                        self.games.execute(game_id, None, {"type": "take_seat", "seat": seat,
+                                                           **({"player": spec["player"]} if spec.get("player") else {})},
                                            idempotency_key=f"seat-{seat}")
                     except RuleViolation:  # taken by an earlier pass
                         pass
         self._system(tournament_id, {"type": "open_table", "round": round_, "table": table, "game_id": game_id},
                      f"open-{round_}-{table}")
         return game_id
+
+    def _end_tables(self, tournament_id: str, state: TournamentState) -> None:
+        """An aborted tournament's open tables end too (``GameCutShort``, reason ``aborted``), through the
+        games' handler: nobody can take their seats any more (they are its participants'), so left open
+        they would wait for ever."""
+        for round_ in state.rounds:
+            for slot in round_.tables:
+                if slot.game_id is None or slot.finished:
+                    continue
+                try:
+                    self.games.execute(slot.game_id, None, {
+                        "type": "end_game", "reason": ABORTED,
+                        "detail": f"tournament {tournament_id} was aborted: {state.aborted}"[:MAX_DETAIL]},
+                        idempotency_key="aborted")
+                except (RuleViolation, Contention):  # finished meanwhile, or another pass ended it
+                    pass
 
     def _record(self, tournament_id: str, round_: int, table: int, game: Loaded) -> None:
         scores = self.games.table.summary(game.state)["scores"]

@@ -1,9 +1,9 @@
-"""The RQ worker entry point (``stich worker``), with its sweeper thread.
+"""The RQ worker entry point (``stich worker``), with its sweeper thread (a worker of the bot lanes).
 
 A ``SimpleWorker`` runs jobs in its own process instead of forking one per job:
 a bot turn is a few milliseconds of work, and a fork would cost more than the
 turn. Job functions re-read the game, so nothing is lost if a worker dies
-mid-job: the sweeper of any live worker queues the turn again. At start, a
+mid-job: the sweeper of any live bot worker queues the turn again. At start, a
 worker also makes one backfill pass over the active games (unless another
 worker made one in the last ten minutes), so due turns without an entry in
 the due-time index — from before it existed — are found too.
@@ -29,8 +29,11 @@ from rq.defaults import DEFAULT_WORKER_TTL
 from eventstore.connection import connect_blocking, wait_until_reachable
 
 from .context import runtime_from_environment
-from .dispatch import INTERACTIVE, LANES, lane_queues, sweep_after
-from .heartbeat import PULSE_ENV, beat_until, pulse_until
+from .dispatch import ANALYSIS, BOT_LANES, INTERACTIVE, lane_queues, sweep_after
+from .heartbeat import ANALYSIS_KEY, KEY, PULSE_ENV, beat_until, pulse_until
+from .idle import INTERVAL_S, IdleSweep, idle_after
+from .archiver import Archiver
+from .recorder import HistoryLoop
 from .runtime import install
 from .sweeper import Sweeper
 
@@ -42,17 +45,37 @@ ROUND_PAUSE_S = 0.1  # between RQ workers: a round that ends at once for another
 # ``SimpleWorker`` runs every job in this process, and lowering it again per job would need
 # CAP_SYS_NICE. On an idle machine niceness changes nothing.
 BACKGROUND_NICENESS = 10
+# A worker that may start an analysis runs at the most a process can be niced: an analysis is up to
+# minutes of search that nobody plays on. On a core a game's process also wants, Linux's weights give it 12 %
+# against a bot worker at 10 and 1.4 % against a process at 0; on an idle core, all of it. Its wall
+# time is bounded by the job's timeout (workers/analysis.py).
+ANALYSIS_NICENESS = 19
 
 
 def niceness_for(lanes: tuple[str, ...] | None) -> int:
-    """How much a worker draining ``lanes`` (None: all) raises its niceness: nothing for the interactive
-    lane alone, ``BACKGROUND_NICENESS`` when it may start background work."""
-    return BACKGROUND_NICENESS if set(lanes or LANES) - {INTERACTIVE} else 0
+    """How much a worker draining ``lanes`` (None: the bot lanes) raises its niceness: by the least urgent
+    work it may start. Nothing for the interactive lane alone, ``BACKGROUND_NICENESS`` for bot-only
+    tables and long searches, ``ANALYSIS_NICENESS`` for analyses."""
+    lanes = set(lanes or BOT_LANES)
+    if ANALYSIS in lanes:
+        return ANALYSIS_NICENESS
+    return BACKGROUND_NICENESS if lanes - {INTERACTIVE} else 0
+
+
+def heartbeat_keys(lanes: tuple[str, ...] | None) -> tuple[str, ...]:
+    """Where a worker draining ``lanes`` beats (workers/heartbeat.py): health counts bot workers and
+    analysis workers apart."""
+    lanes = set(lanes or BOT_LANES)
+    keys = [KEY] if lanes - {ANALYSIS} else []
+    if ANALYSIS in lanes:
+        keys.append(ANALYSIS_KEY)
+    return tuple(keys)
 
 
 def run(burst: bool = False, lanes: tuple[str, ...] | None = None) -> None:
-    """``lanes``: the bot-work lanes this worker drains (default all), always in their priority order
-    (workers/dispatch.py)."""
+    """``lanes``: the lanes this worker drains (default the bot lanes, no analyses), always in their
+    priority order (workers/dispatch.py)."""
+    lanes = lanes or BOT_LANES
     os.nice(niceness_for(lanes))  # before any thread starts: on Linux each thread has its own
     level = os.environ.get("STICH_LOG_LEVEL", "WARNING")
     logging.basicConfig(level=level)
@@ -60,10 +83,12 @@ def run(burst: bool = False, lanes: tuple[str, ...] | None = None) -> None:
     if os.environ.get(PULSE_ENV):  # stich serve's supervisor watches it to find a hung worker: pulse from the start
         threading.Thread(target=pulse_until, args=(os.environ[PULSE_ENV], stop), daemon=True, name="pulse").start()
     runtime = install(runtime_from_environment())  # the jobs this process runs take it from there
-    heartbeat = threading.Thread(target=beat_until, args=(runtime.queue.connection, stop), daemon=True,
-                                 name="heartbeat")
+    heartbeat = threading.Thread(target=beat_until, args=(runtime.queue.connection, stop, heartbeat_keys(lanes)),
+                                 daemon=True, name="heartbeat")
     heartbeat.start()
-    if not burst:
+    # A worker of analyses alone leaves the sweeps to the bot workers: at niceness 19 it could claim a lost
+    # bot turn, or the idle pass's lock, and then wait for a core while the claim runs.
+    if not burst and set(lanes) - {ANALYSIS}:
         sweeper = Sweeper(runtime.handler, runtime.schedule, runtime.queue, idle_after=sweep_after())
         interval = float(os.environ.get("STICH_SWEEP_INTERVAL", "1"))
         threading.Thread(target=sweeper.run_forever, args=(interval, stop), daemon=True, name="sweeper").start()
@@ -71,6 +96,21 @@ def run(burst: bool = False, lanes: tuple[str, ...] | None = None) -> None:
         holder = f"{os.uname().nodename}:{os.getpid()}:{secrets.token_hex(4)}"
         threading.Thread(target=sweeper.backfill_unless_recent, args=(runtime.index, holder, stop), daemon=True,
                          name="backfill").start()
+        # Games and tournaments nothing happens in end (workers/idle.py): a pass a minute, by one worker.
+        idle = IdleSweep(runtime.handler, runtime.index, runtime.tournaments, idle_after())
+        threading.Thread(target=idle.run_forever, args=(stop, float(os.environ.get("STICH_IDLE_SWEEP_INTERVAL",
+                                                                                  INTERVAL_S))),
+                         daemon=True, name="idle").start()
+        # Finished games into the history and the ratings on (workers/recorder.py): one worker at a time.
+        history = HistoryLoop(runtime.store.redis, runtime.store.prefix, runtime.recorder, runtime.rater,
+                              runtime.index)
+        threading.Thread(target=history.run_forever, args=(stop,), daemon=True, name="history").start()
+        # Quick play's tables (workers/matchmaker.py): bots for those who waited, pending matches created.
+        threading.Thread(target=runtime.matchmaker.run_forever, args=(stop,), daemon=True, name="matchmaker").start()
+        # Finished games into the archive and out of Redis (workers/archiver.py): one worker at a time.
+        archiver = Archiver(runtime.handler, runtime.archive, runtime.index)
+        threading.Thread(target=archiver.run_forever, args=(runtime.store.redis, stop), daemon=True,
+                         name="archiver").start()
     # The worker blocks on the queue for up to its TTL; its connection must wait that long.
     url = os.environ.get("QUEUE_URL") or os.environ["REDIS_URL"]
     connection = connect_blocking(url, DEFAULT_WORKER_TTL, max_connections=4)
@@ -78,7 +118,7 @@ def run(burst: bool = False, lanes: tuple[str, ...] | None = None) -> None:
         while True:  # one round per RQ worker; a store outage ends a round, never the process
             worker, finished = None, False
             try:
-                worker = BotWorker(lane_queues(runtime.queue, lanes or LANES), connection=connection,
+                worker = BotWorker(lane_queues(runtime.queue, lanes), connection=connection,
                                    serializer=runtime.queue.serializer)
                 worker.work(burst=burst, logging_level=level, with_scheduler=False)
                 finished = True

@@ -5,7 +5,7 @@
 import { ApiError, exchange } from "./api.js";
 import { cardName, describeCommand, seatName } from "./cards.js";
 import { clear, h } from "./dom.js";
-import { card } from "./table.js";
+import { card } from "./faces.js";
 
 const SEVERITY = ["inaccuracy", "mistake", "blunder"];
 const PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
@@ -19,30 +19,49 @@ function problemText(error) {
   return `the server could not be reached (${error.message})`;
 }
 
+// The analysis's values are in the game's score units (openapi.yaml, Analysis, whose `unit` names
+// them at length): a short name and what one of them is, so that no value stands without its unit.
+const UNITS = {
+  schafkopf: { unit: "payment units", of: "in payment units of the deal" },
+  scharwenzel: { unit: "points", of: "in points of the deal's value for the seat's side (a hook is 24)" },
+  "scharfe-schoten": { unit: "points", of: "in the seat's points of the round" },
+};
+
+function unitOf(game) {
+  return UNITS[game] || { unit: "points", of: "in the game's score units" };
+}
+
 // A move in words and, where it is a card, with the card's face (which names it in text).
 function moveShown(game, move) {
   const command = move.command || {};
   const words = command.type === "play" ? `Play ${cardName(game, command.card)}` : describeCommand(game, null, command);
-  const value = move.value === null || move.value === undefined ? "not judged" : `expected ${move.value.toFixed(1)}`;
+  const value = move.value === null || move.value === undefined ? "not judged" : `expected ${move.value.toFixed(1)} ${unitOf(game).unit}`;
   return [command.type === "play" && command.card ? card(game, command.card, { small: true }) : null,
     h("span", { class: "move-words" }, words, h("span", { class: "note" }, ` (${value})`))];
 }
 
-function seatTable(analysis) {
+function seatTable(game, analysis) {
   const rows = analysis.seats.map(({ seat, summary }) => h("tr", { dataset: { seat } },
     h("th", { scope: "row" }, seatName(seat)),
     SEVERITY.map((kind) => h("td", {}, summary[PLURAL[kind]])),
     h("td", {}, Number(summary.average_loss).toFixed(1))));
+  const { unit, of } = unitOf(game);
   return h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Marks per seat (scrolls sideways)" },
     h("table", { id: "analysis-seats" }, h("caption", {}, "Marks per seat"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Inaccuracies"),
-        h("th", { scope: "col" }, "Mistakes"), h("th", { scope: "col" }, "Blunders"), h("th", { scope: "col" }, "Average loss"))),
-      h("tbody", {}, rows)));
+      // Soft hyphens: on a phone the long headers break instead of pushing the table off screen.
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Inac\u00adcu\u00adra\u00adcies"),
+        h("th", { scope: "col" }, "Mis\u00adtakes"), h("th", { scope: "col" }, "Blun\u00adders"),
+        h("th", { scope: "col" }, `Average loss (${unit})`))),
+      h("tbody", {}, rows)),
+    h("p", { class: "note explain" }, `A loss is how much more the better move was expected to earn the seat, ${of}, `
+      + "as the search judged it from what the seat knew; the average is over the seat's judged decisions."));
 }
 
 // The analysis panel of one replay. ``track`` is the list under the slider where the marks go;
-// ``jump(seq)`` moves the slider there; ``finished`` says whether the game is over (else no analysis). stop() ends any polling (the page left the replay).
-export function analysisPanel({ gameId, game, last, finished, track, jump }) {
+// ``jump(seq)`` moves the slider there; ``finished`` says whether the game is over (else no analysis);
+// ``onMarks(marked)`` is told the marked decisions once they are known. stop() ends any polling
+// (the page left the replay).
+export function analysisPanel({ gameId, game, last, finished, track, jump, onMarks = () => {} }) {
   const panel = h("section", { id: "analysis", "aria-label": "Analysis" }, h("h2", {}, "Analysis"));
   const body = h("div", { id: "analysis-body" });
   const live = h("p", { id: "analysis-status", class: "note", role: "status" });
@@ -99,15 +118,26 @@ export function analysisPanel({ gameId, game, last, finished, track, jump }) {
     track.hidden = !marked.length;
     const previous = () => marked.filter((d) => d.seq < seq).pop();
     const next = () => marked.find((d) => d.seq > seq);
-    clear(body).append(seatTable(analysis), marked.length ? h("div", { class: "row" },
-      h("button", { type: "button", id: "mark-previous", onclick: () => { const d = previous(); if (d) jump(d.seq); } }, "◀ Previous mark"),
-      h("button", { type: "button", id: "mark-next", onclick: () => { const d = next(); if (d) jump(d.seq); } }, "Next mark ▶")) : null);
+    // At either end a press says so, where the buttons are, instead of doing nothing.
+    const feedback = h("p", { id: "mark-feedback", class: "note", role: "status" });
+    const go = (d, none) => {
+      feedback.textContent = d ? "" : none;
+      if (d) jump(d.seq);
+    };
+    clear(body).append(seatTable(game, analysis), marked.length ? h("div", { class: "row" },
+      h("button", { type: "button", id: "mark-previous", onclick: () => go(previous(), "No earlier mark: this is the first.") }, "◀ Previous mark"),
+      h("button", { type: "button", id: "mark-next", onclick: () => go(next(), "No later mark: this is the last.") }, "Next mark ▶"),
+      feedback) : null);
+    onMarks(marked);
     at(seq);
   }
 
   function show(analysis) {
     if (analysis.status === "done") showMarks(analysis);
-    else if (analysis.status === "failed") {
+    else if (analysis.status === "none") {
+      live.textContent = "Nobody has asked for this game's analysis yet.";
+      clear(body).append(askButton("Analyse this game"));
+    } else if (analysis.status === "failed") {
       live.textContent = `The analysis failed${analysis.error ? `: ${analysis.error}` : ""}.`;
       clear(body).append(askButton("Ask again"));
     } else showProgress(analysis);
@@ -146,18 +176,13 @@ export function analysisPanel({ gameId, game, last, finished, track, jump }) {
       live.textContent = "A game is analysed once it has finished.";
       return;
     }
-    // The API tells "nobody asked yet" only by GET's 404 analysis_not_found (no summary field says
-    // it, and POST would start an analysis): it is an answer here, shown as a button and never
-    // logged. Chromium still lists any 4xx in its console as a network entry; a page cannot stop that.
+    // GET answers status "none" until somebody asks (POST would start one): `show` offers the button.
     try {
       await follow(await call("GET"));
     } catch (error) {
       if (stopped) return;
       const code = error instanceof ApiError ? error.problem.code : null;
-      if (code === "analysis_not_found") {
-        live.textContent = "Nobody has asked for this game's analysis yet.";
-        clear(body).append(askButton("Analyse this game"));
-      } else if (code === "game_not_finished") {
+      if (code === "game_not_finished") {
         live.textContent = "A game is analysed once it has finished.";
       } else {
         live.textContent = `The analysis cannot be shown: ${problemText(error)}`;
@@ -167,11 +192,15 @@ export function analysisPanel({ gameId, game, last, finished, track, jump }) {
 
   // The slider moved: at a marked moment, the move played and the better one.
   function at(now) {
+    const said = body.querySelector("#mark-feedback");
+    if (said && now !== seq) said.textContent = ""; // the slider moved: the end's words are old
     seq = now;
     const here = marked.filter((d) => d.seq === now);
     for (const li of track.children) li.classList.toggle("current", Number(li.dataset.seq) === now);
     clear(moment).append(...here.map((d) => h("div", { class: `moment mark-${d.mark}`, dataset: { seat: d.seat } },
-      h("h3", {}, `${seatName(d.seat)}: ${d.mark}, a loss of ${Number(d.loss).toFixed(1)}`),
+      h("h3", {}, `${seatName(d.seat)}: ${d.mark}, a loss of ${Number(d.loss).toFixed(1)} ${unitOf(game).unit}`),
+      h("p", { class: "note explain" }, `The better move was expected to earn ${seatName(d.seat)} ${Number(d.loss).toFixed(1)} `
+        + `${unitOf(game).unit} more (${unitOf(game).of.replace(/^in /, "")}), judged from what the seat knew.`),
       h("p", { class: "played" }, h("span", { class: "label" }, "Played: "), moveShown(game, d.played)),
       h("p", { class: "better" }, h("span", { class: "label" }, "Better: "), moveShown(game, d.best)))));
   }

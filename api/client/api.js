@@ -1,5 +1,6 @@
-// The public API as the page uses it: JSON requests, commands that are safe to retry,
-// and a Server-Sent Events reader that resumes with Last-Event-ID.
+// The public API as the page uses it over HTTP: JSON requests, commands that are safe to retry,
+// and a Server-Sent Events reader that resumes with Last-Event-ID. (A table plays on the
+// page's WebSocket where it can, socket.js and connection.js, and falls back to these.)
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -42,9 +43,9 @@ export function newIdempotencyKey() {
 }
 
 // One command, sent against the view it was chosen from (If-Match). A lost answer or a busy
-// server is retried with the same Idempotency-Key, so the move lands at most once.
-export async function sendCommand(gameId, token, seq, command) {
-  const key = newIdempotencyKey();
+// server is retried with the same Idempotency-Key, so the move lands at most once. ``key`` is
+// given when the move was tried already another way (on the socket, connection.js).
+export async function sendCommand(gameId, token, seq, command, key = newIdempotencyKey()) {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await request("POST", `/v1/games/${gameId}/commands`, {

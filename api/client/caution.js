@@ -74,3 +74,11 @@ export function missingReasons(game, view) {
   }
   return out;
 }
+
+// Commands equal as JSON whatever their keys' order (a hint's command beside the view's legal ones).
+export function sameCommand(a, b) {
+  const sorted = (value) => (value && typeof value === "object" && !Array.isArray(value)
+    ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])]))
+    : Array.isArray(value) ? value.map(sorted) : value);
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}

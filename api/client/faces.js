@@ -3,6 +3,9 @@
 // Scharwenzel, spice cards in four colours for Scharfe Schoten. A face is decoration only
 // (aria-hidden): the element around it carries the card's name for screen readers.
 
+import { parseCard } from "./cards.js";
+import { h } from "./dom.js";
+
 // The SVG namespace, as the HTML parser gives it: the client's files then hold no URL at all,
 // which the tests check to show the page loads nothing from another host.
 const SVG = (() => {
@@ -118,9 +121,12 @@ function spice(colour, value, superTrump) {
   ];
 }
 
-function back() {
-  return [frame("#24527a"), s("rect", { x: 6, y: 6, width: 48, height: 78, rx: 3, fill: "none", stroke: "#cfe0f0", "stroke-width": 1.2 }),
-    s("path", { d: "M30,20 L44,45 L30,70 L16,45Z", fill: "none", stroke: "#cfe0f0", "stroke-width": 1.2 })];
+// A back: blue, or for Scharfe Schoten in the card's colour, which its back shows (SS-5).
+function back(colour = null) {
+  const line = colour === "Y" ? "#6b5200" : "#cfe0f0";
+  return [frame(colour ? SPICE[colour] : "#24527a"),
+    s("rect", { x: 6, y: 6, width: 48, height: 78, rx: 3, fill: "none", stroke: line, "stroke-width": 1.2 }),
+    s("path", { d: "M30,20 L44,45 L30,70 L16,45Z", fill: "none", stroke: line, "stroke-width": 1.2 })];
 }
 
 // The SVG face of a parsed card ({rank, suit}); null draws the back.
@@ -131,4 +137,27 @@ export function cardFace(game, parsed, { superTrump = false } = {}) {
   else if (game === "schafkopf") body = suited(GERMAN[parsed.suit], parsed.rank);
   else body = suited(FRENCH[parsed.suit], parsed.rank);
   return s("svg", { class: "face", viewBox: "0 0 60 90", "aria-hidden": "true", focusable: "false" }, body);
+}
+
+// A card: its SVG face (decoration) inside an element that names it in words. A legal card is a
+// raised, outlined button; the others are dimmed and disabled. The one a hint suggests is marked,
+// and described by the hint's words (#hint-text), so the mark is not told by colour alone.
+export function card(game, code, { legal = false, onclick = null, small = false, extra = "", superTrump = false, hinted = false } = {}) {
+  const parsed = parseCard(game, code);
+  const label = parsed ? parsed.name + (superTrump ? " (super trump)" : "") : code;
+  const classes = ["card", `game-${game}`, parsed ? `suit-${parsed.suit}` : "", small ? "small" : "", legal ? "legal" : "",
+    superTrump ? "super" : "", hinted ? "hinted" : "", extra].filter(Boolean).join(" ");
+  const face = cardFace(game, parsed, { superTrump });
+  if (!onclick) return h("span", { class: classes, role: "img", "aria-label": label, title: label, dataset: { card: code } }, face);
+  return h("button", {
+    type: "button", class: classes, title: label, "aria-label": legal ? `Play ${label}` : `${label} (not playable now)`,
+    disabled: !legal, dataset: { card: code, key: `card-${code}` }, onclick, "aria-describedby": hinted ? "hint-text" : null,
+  }, face);
+}
+
+// The backs of the cards a seat holds, fanned: decoration (the seat's words say how many).
+export function cardBacks(count, colours = null) {
+  const order = colours ? ["R", "G", "Y", "B"].flatMap((c) => Array(colours[c] || 0).fill(c)) : Array(count).fill(null);
+  return h("span", { class: "backs", "aria-hidden": "true", style: `--n:${order.length}` }, order.map((colour) =>
+    h("span", { class: "back" }, s("svg", { class: "face", viewBox: "0 0 60 90", focusable: "false" }, back(colour)))));
 }

@@ -1,13 +1,19 @@
 // The page: a lobby (#), a table (#game/<id>) and a replay (#replay/<id>), all from the public API.
 
-import { analysisPanel } from "./analysis.js";
-import { ApiError, EventFollower, request, sendCommand } from "./api.js";
+import { ApiError, request } from "./api.js";
+import { GameFeed } from "./connection.js";
 import { GAME_NAMES, describeCommand, describeEvent, seatName } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { HintTimeout, PATIENCE_MS, askForHint } from "./hint.js";
-import { renderTable, sameCommand } from "./table.js";
-import { seats } from "./store.js";
+import { playerPanel, takeSeat, tokenAt } from "./players.js";
+import { profileGlance } from "./profile.js";
+import { quickPlaySection } from "./quickplay.js";
+import { replayScreen } from "./replay.js";
+import { sameCommand } from "./caution.js";
+import { renderTable } from "./table.js";
+import { player, seats } from "./store.js";
 import { tournamentLobby, tournamentScreen } from "./tournament.js";
+import { yourGamesSection } from "./seated.js";
 
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
@@ -54,16 +60,14 @@ function show(screen) {
 
 // --------------------------------------------------------------------------- lobby
 
+// A game in the lobby's lists: its kind and when it was created, in the browser's time (the
+// list names no players, and a hex id tells a person nothing).
 function gameRow(entry, actions) {
+  const created = entry.created_at ? new Date(entry.created_at) : null;
+  const when = created && !Number.isNaN(created.getTime())
+    ? `, created ${created.toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
   return h("li", { dataset: { game: entry.id } },
-    h("span", {}, `${GAME_NAMES[entry.game] || entry.game}, ${entry.players} players`), " ",
-    h("code", {}, entry.id), " ", actions);
-}
-
-async function takeSeat(gameId, seat) {
-  const answer = await request("POST", `/v1/games/${gameId}/seats/${seat}`);
-  seats.set(gameId, seat, answer.token);
-  return answer;
+    h("span", {}, `${GAME_NAMES[entry.game] || entry.game}, ${entry.players} players${entry.rated ? ", rated" : ""}${when}`), " ", actions);
 }
 
 function control(game, [key, label, kind, fallback, choices], preset) {
@@ -98,7 +102,9 @@ function ruleValues(box) {
 }
 
 function lobby() {
-  show({});
+  const me = player.get();
+  const quick = quickPlaySection(context);
+  show({ stop: quick.stop });
   const gameSelect = h("select", { id: "new-game", name: "game" },
     Object.entries(GAME_NAMES).map(([value, name]) => h("option", { value }, name)));
   const playersSelect = h("select", { id: "new-players", name: "players" });
@@ -169,6 +175,10 @@ function lobby() {
   const finished = h("ul", { id: "finished-games" });
   clear(main).append(h("div", { class: "lobby" },
     h("h1", {}, "stich: play a game"),
+    playerPanel(context),
+    quick.element,
+    me ? profileGlance(context, me) : null,
+    yourGamesSection(context),
     h("form", { id: "create", onsubmit: create, "aria-label": "New game" },
       h("h2", {}, "New game"),
       h("label", {}, "Game ", gameSelect), " ",
@@ -186,10 +196,11 @@ function lobby() {
     h("section", {}, h("h2", {}, "Finished games: replay"), finished),
     tournamentLobby(context)));
 
-  const fill = async (status, target, actions) => {
+  const fill = async (status, target, actions, shown = () => true) => {
     try {
       const page = await request("GET", `/v1/games?status=${status}&limit=20`);
-      clear(target).append(...(page.games.length ? page.games.map((entry) => gameRow(entry, actions(entry)))
+      const games = page.games.filter(shown);
+      clear(target).append(...(games.length ? games.map((entry) => gameRow(entry, actions(entry)))
         : [h("li", { class: "note" }, "none")]));
     } catch (error) {
       clear(target).append(h("li", {}, problemText(error)));
@@ -202,7 +213,7 @@ function lobby() {
         location.hash = `#game/${entry.id}`;
       } catch (error) { say(problemText(error)); }
     },
-  }, `Take ${seatName(seat)}`)));
+  }, `Take ${seatName(seat)}`)), (entry) => entry.open_seats.length > 0); // only games with a seat to take
   fill("active", active, (entry) => h("a", { href: `#game/${entry.id}` }, "Watch"));
   fill("finished", finished, (entry) => h("a", { href: `#replay/${entry.id}` }, "Replay"));
 }
@@ -211,9 +222,14 @@ function lobby() {
 
 function table(gameId) {
   const mine = seats.get(gameId);
-  const token = mine ? mine.token : null;
+  // The seat's token, or the signed-in player's where it sits (decided again on the first view,
+  // whose seats name their players); null to watch. A token refused here is not tried again.
+  let token = tokenAt(gameId);
+  let refused = false;
   let view = null;
   let connection = "connecting";
+  let latest = 0; // the latest event's seq
+  let waitingForView = null; // the timer of a fetch put off for a view the socket may push
   let note = "";
   let busy = false;
   let fetching = null;
@@ -224,6 +240,7 @@ function table(gameId) {
   const screen = {
     stop() {
       if (screen.follower) screen.follower.stop();
+      clearTimeout(waitingForView);
       if (hint && hint.controller) hint.controller.abort();
     },
   };
@@ -235,7 +252,9 @@ function table(gameId) {
   const logList = h("ol", { id: "log", "aria-label": "What happened", tabindex: "0" }); // it scrolls: reachable by keyboard
   const area = h("div", { id: "table-area" });
   const links = h("p", { class: "links" });
-  clear(main).append(area, hintSaid, links, h("section", { "aria-label": "Events" }, h("h2", {}, "What happened"), logList));
+  // The events in words, folded away: the table itself tells the game; this is for looking back.
+  clear(main).append(area, hintSaid, links, h("details", { id: "events", "aria-label": "Events" },
+    h("summary", {}, "What happened (the events, in words)"), logList, h("p", { class: "note" }, "Game ", h("code", {}, gameId))));
 
   function sayHint(text) {
     hintSaid.textContent = "";
@@ -289,12 +308,14 @@ function table(gameId) {
 
   function draw() {
     if (!view) return;
+    document.title = `${GAME_NAMES[view.game] || view.game}: ${view.status === "finished" ? "finished" : "at the table"} · stich`;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     const mayAct = token && !busy && view.legal && view.legal.length ? act : null;
     forgetStaleHint();
     const hinting = view.hints && token && view.status !== "finished"
       ? { ...(hint || {}), onAsk: askHint } : null;
-    clear(area).append(renderTable(view, { onCommand: mayAct, connection, note, hint: hinting }));
+    const transport = screen.follower ? screen.follower.transport : "connecting";
+    clear(area).append(renderTable(view, { onCommand: mayAct, connection, transport, note, hint: hinting }));
     const free = (view.seats || []).filter((s) => s.kind === "human" && !s.taken);
     clear(links).append(h("a", { href: "#" }, "Lobby"), " · ", h("a", { href: `#replay/${gameId}` }, "Replay"),
       ...(mine && mine.tournament ? [" · ", h("a", { href: `#tournament/${mine.tournament}`, id: "back-to-tournament" }, "Back to the tournament")] : []),
@@ -325,11 +346,19 @@ function table(gameId) {
         again = false;
         try {
           const fresh = await request("GET", `/v1/games/${gameId}/view`, { token });
-          if (!view || fresh.seq >= view.seq) view = fresh;
+          const own = token || refused ? null : tokenAt(gameId, fresh);
+          if (own) {
+            token = own; // the signed-in player sits here: its own view, with its hand and moves
+            again = true;
+          } else if (!view || fresh.seq >= view.seq) view = fresh;
         } catch (error) {
-          if (error instanceof ApiError && error.status === 403) {
+          if (error instanceof ApiError && error.status === 403 && token) {
+            const whose = player.get() && player.get().token === token ? "Your player token" : "That seat's token";
             seats.forget(gameId); // the token is not this game's any more: watch instead
-            say("That seat's token was refused; watching instead.");
+            token = null;
+            refused = true;
+            again = true;
+            say(`${whose} was refused here; watching instead.`);
           } else {
             say(problemText(error));
           }
@@ -349,14 +378,14 @@ function table(gameId) {
     try {
       let answer;
       try {
-        answer = await sendCommand(gameId, token, view.seq, command);
+        answer = await screen.follower.send(view.seq, command);
       } catch (error) {
         // Someone else moved meanwhile (predictions are simultaneous): if the move is still
         // allowed on the fresh view, send it again against that one.
         if (!(error instanceof ApiError) || error.status !== 412) throw error;
         await refresh();
         if (!view.legal.some((c) => JSON.stringify(c) === JSON.stringify(command))) throw error;
-        answer = await sendCommand(gameId, token, view.seq, command);
+        answer = await screen.follower.send(view.seq, command);
       }
       if (answer.seq >= view.seq) view = { ...answer.view, id: gameId, seq: answer.seq };
     } catch (error) {
@@ -374,7 +403,22 @@ function table(gameId) {
     if (log.length > 30) log.shift();
     clear(logList).append(...log);
     logList.scrollTop = logList.scrollHeight;
-    if (!view || event.seq > view.seq) refresh();
+    latest = Math.max(latest, event.seq);
+    if (view && event.seq <= view.seq) return;
+    if (!screen.follower || !screen.follower.pushesViews) {
+      refresh();
+      return;
+    }
+    // On the socket the seat's view follows the events that make it its turn: fetch the view
+    // only if none came with them (the others' moves, the seat still waiting).
+    clearTimeout(waitingForView);
+    waitingForView = setTimeout(() => { if (!view || view.seq < latest) refresh(); }, 50);
+  }
+
+  function onView(pushed) {
+    if (view && pushed.seq < view.seq) return;
+    view = pushed;
+    draw();
   }
 
   function onState(state) {
@@ -385,85 +429,24 @@ function table(gameId) {
   refresh().then(() => {
     if (!view) return;
     // Events since the start, so the log tells the story so far; then what comes next.
-    screen.follower = new EventFollower(gameId, token, Math.max(0, view.seq - 30), { onEvent, onState }).start();
-    window.stichFollower = screen.follower; // for the browser tests: drop the stream and see it resume
+    // On the page's socket where it opens, else the SSE stream (connection.js).
+    screen.follower = new GameFeed(gameId, token, Math.max(0, view.seq - 30), { onEvent, onView, onState }).start();
+    window.stichFollower = screen.follower; // for the browser tests: drop the connection and see it resume
   });
-}
-
-// --------------------------------------------------------------------------- replay
-
-async function replay(gameId) {
-  const screen = { stop() { if (screen.analysis) screen.analysis.stop(); } };
-  show(screen);
-  clear(main).append(h("p", {}, "Loading the replay…"));
-  let latest;
-  const events = new Map();
-  try {
-    latest = await request("GET", `/v1/games/${gameId}/view?at=1`);
-    for (let after = 0; after < latest.latest_seq;) {
-      const page = await request("GET", `/v1/games/${gameId}/events?after=${after}`);
-      if (!page.events.length) break;
-      for (const e of page.events) events.set(e.seq, e);
-      after = page.events[page.events.length - 1].seq;
-    }
-  } catch (error) {
-    clear(main).append(h("p", {}, problemText(error)), h("a", { href: "#" }, "Lobby"));
-    return;
-  }
-  if (current !== screen) return; // the page left the replay while it loaded
-  const last = latest.latest_seq;
-  const slider = h("input", {
-    type: "range", id: "replay-slider", min: 1, max: last, value: last, step: 1,
-    "aria-label": "Move through the game, event by event",
-  });
-  const caption = h("p", { id: "replay-event", "aria-live": "polite" });
-  const area = h("div", { id: "table-area" });
-  const moveTo = (seq) => {
-    slider.value = String(Math.min(last, Math.max(1, seq)));
-    slider.dispatchEvent(new Event("input"));
-  };
-  const step = (delta) => () => moveTo(Number(slider.value) + delta);
-  // The analysis's marks lie under the slider, each where its decision's event is.
-  const track = h("ol", { id: "replay-marks", class: "marks", "aria-label": "Marked moves", hidden: true });
-  screen.analysis = analysisPanel({
-    gameId, game: latest.game, last, finished: (events.get(last) || {}).type === "SeedRevealed", track, jump: moveTo,
-  });
-  clear(main).append(h("section", { id: "replay", "aria-label": "Replay" },
-    h("h1", {}, "Replay ", h("code", {}, gameId)),
-    h("div", { class: "row" }, h("button", { type: "button", id: "replay-back", onclick: step(-1) }, "◀ Back"),
-      h("div", { class: "replay-track" }, slider, track),
-      h("button", { type: "button", id: "replay-forward", onclick: step(1) }, "Forward ▶")),
-    caption, screen.analysis.element), area, h("p", { class: "links" }, h("a", { href: "#" }, "Lobby"), " · ", h("a", { href: `#game/${gameId}` }, "Table")));
-
-  let wanted = 0;
-  async function at(seq) {
-    wanted = seq;
-    screen.analysis.at(seq);
-    const event = events.get(seq);
-    const told = `Event ${seq} of ${last}${event ? `: ${describeEvent(latest.game, event)}` : ""}`;
-    try {
-      const past = await request("GET", `/v1/games/${gameId}/view?at=${seq}`);
-      if (wanted !== seq) return; // the slider moved on meanwhile
-      caption.textContent = told;
-      clear(area).append(renderTable(past, {}));
-    } catch (error) {
-      if (wanted === seq) caption.textContent = `${told} (the table at this moment cannot be shown: ${problemText(error)})`;
-    }
-  }
-  slider.addEventListener("input", () => at(Number(slider.value)));
-  await at(last);
-  slider.focus();
 }
 
 // --------------------------------------------------------------------------- routes
 
 // What the tournament screens need from the page.
-const context = { main, say, problemText, show };
+const context = { main, say, problemText, show, lobby, showing: () => current };
 
 function route() {
   const [, kind, id] = /^#(game|replay|tournament)\/([A-Za-z0-9_-]+)$/.exec(location.hash) || [];
+  // The table fills the screen (play.css); the title names what is shown, never a game's id.
+  document.body.dataset.screen = kind || "lobby";
+  document.title = kind === "tournament" ? "Tournament · stich" : kind ? "stich" : "stich: play";
   if (kind === "game") table(id);
-  else if (kind === "replay") replay(id);
+  else if (kind === "replay") replayScreen(context, id);
   else if (kind === "tournament") tournamentScreen(context, id);
   else lobby();
 }

@@ -1,9 +1,12 @@
 // The table: one view (GET /v1/games/{id}/view) drawn for a person, for every phase of every game.
 
-import { GAME_NAMES, cardName, describeCommand, parseCard, schafkopfGame, seatName, suitName } from "./cards.js";
+import { GAME_NAMES, cardName, describeCommand, schafkopfGame, seatName, suitName } from "./cards.js";
 import { h } from "./dom.js";
-import { cardFace } from "./faces.js";
-import { inSafeOrder, missingReasons, risky, safe } from "./caution.js";
+import { card } from "./faces.js";
+import { colourCounts, feltSection, seatLabel, seatPlate, toAct } from "./felt.js";
+import { handSection } from "./hand.js";
+import { pushPanel, pushesOf } from "./passing.js";
+import { inSafeOrder, missingReasons, risky, safe, sameCommand } from "./caution.js";
 
 const PHASES = {
   dealing: "Dealing", predicting: "Predicting", playing: "Playing", taking: "Taking from the cupboard",
@@ -14,46 +17,6 @@ const PHASES = {
 
 const PLACES = ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
 
-// Commands equal as JSON whatever their keys' order (a hint's command beside the view's legal ones).
-export function sameCommand(a, b) {
-  const sorted = (value) => (value && typeof value === "object" && !Array.isArray(value)
-    ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])]))
-    : Array.isArray(value) ? value.map(sorted) : value);
-  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
-}
-
-// A card: its SVG face (decoration) inside an element that names it in words. A legal card is a
-// raised, outlined button; the others are dimmed and disabled. The one a hint suggests is marked,
-// and described by the hint's words (#hint-text), so the mark is not told by colour alone.
-export function card(game, code, { legal = false, onclick = null, small = false, extra = "", superTrump = false, hinted = false } = {}) {
-  const parsed = parseCard(game, code);
-  const label = parsed ? parsed.name + (superTrump ? " (super trump)" : "") : code;
-  const classes = ["card", `game-${game}`, parsed ? `suit-${parsed.suit}` : "", small ? "small" : "", legal ? "legal" : "",
-    superTrump ? "super" : "", hinted ? "hinted" : "", extra].filter(Boolean).join(" ");
-  const face = cardFace(game, parsed, { superTrump });
-  if (!onclick) return h("span", { class: classes, role: "img", "aria-label": label, title: label, dataset: { card: code } }, face);
-  return h("button", {
-    type: "button", class: classes, title: label, "aria-label": legal ? `Play ${label}` : `${label} (not playable now)`,
-    disabled: !legal, dataset: { card: code, key: `card-${code}` }, onclick, "aria-describedby": hinted ? "hint-text" : null,
-  }, face);
-}
-
-function seatLabel(view, seat) {
-  const info = (view.seats || [])[seat] || {};
-  const role = seat === view.viewer ? "you" : info.kind === "bot" ? `bot: ${info.bot || "random"}` : info.taken ? "player" : "open";
-  return `${seatName(seat)} (${role})`;
-}
-
-// Colour counts in words ("Red 2 · Green 0 · …"), so no count is told by colour or letter alone.
-function colourCounts(counts) {
-  if (!counts) return "";
-  return ["R", "G", "Y", "B"].map((c) => `${suitName("scharfe-schoten", c)} ${counts[c] ?? 0}`).join(" · ");
-}
-
-function toAct(view) {
-  return (view.game_state && view.game_state.to_act) || view.to_act || [];
-}
-
 function turnText(view) {
   if (view.status === "finished") return "The game is over";
   if (view.status === "waiting") return "Waiting for players to take their seats";
@@ -63,138 +26,6 @@ function turnText(view) {
     return acting.length > 1 ? `Your turn (with ${acting.filter((s) => s !== view.viewer).map(seatName).join(", ")})` : "Your turn";
   }
   return `Waiting for ${acting.map(seatName).join(", ")}`;
-}
-
-// Where a seat sits, seen from the viewer (or from seat 0 for a spectator): the viewer at the
-// bottom, the others clockwise from the left, as at a real table where play passes left.
-function place(view, seat) {
-  const n = (view.seats || []).length || 1;
-  const me = view.viewer === null || view.viewer === undefined ? 0 : view.viewer;
-  const r = (seat - me + n) % n;
-  const angle = 90 + (r * 360) / n; // degrees, screen coordinates: 90 is straight down
-  const a = ((angle % 360) + 360) % 360;
-  const side = r === 0 ? "bottom" : a > 120 && a <= 224 ? "left" : a > 224 && a <= 316 ? "top" : "right";
-  const rad = (angle * Math.PI) / 180;
-  return { side, x: 50 + 34 * Math.cos(rad), y: 50 + 30 * Math.sin(rad) };
-}
-
-// The key of the last trick already shown being gathered, so that drawing the table again
-// (a new event, a clock tick) does not play the movement twice.
-let gathered = null;
-
-function trickSection(game, view) {
-  const state = view.game_state || {};
-  const current = state.current_trick;
-  const last = state.last_trick;
-  const supers = new Set(state.super_trumps || []);
-  const showing = current && current.plays && current.plays.length ? current : null;
-  let trick = showing;
-  let winner = null;
-  let caption;
-  if (showing) {
-    caption = `Led by ${seatName(showing.leader)}`;
-  } else if (last && last.plays && last.plays.length) {
-    winner = last.winner ?? (state.tricks && state.tricks.length ? state.tricks[state.tricks.length - 1].winner : null);
-    trick = { ...last, winner };
-    caption = winner != null ? `${winner === view.viewer ? "You take" : `${seatName(winner)} takes`} the trick` : "Last trick";
-    if (current) caption += ` · ${seatName(current.leader)} leads`;
-  } else if (current) {
-    caption = `${seatName(current.leader)} leads`;
-  } else {
-    caption = "No cards on the table";
-  }
-  const parts = [h("h2", { class: "visually-hidden" }, "Trick"), h("p", { class: "trick-caption", id: "trick-caption" }, caption)];
-  if (trick) {
-    const key = `${view.id}:${(state.tricks || []).length}:${trick.plays.map((p) => p.card).join(",")}`;
-    const gathering = winner != null;
-    const already = gathering && gathered === key;
-    if (gathering) gathered = key;
-    const towards = winner != null ? place(view, winner) : null;
-    parts.push(h("ol", { class: ["trick-cards", gathering ? (already ? "gathered" : "gathering") : ""].filter(Boolean).join(" ") },
-      trick.plays.map((p) => {
-        const at = place(view, p.seat);
-        const style = `--x:${at.x.toFixed(1)}%;--y:${at.y.toFixed(1)}%`
-          + (towards ? `;--wx:${towards.x.toFixed(1)}%;--wy:${towards.y.toFixed(1)}%` : "");
-        return h("li", { class: [trick.winner === p.seat ? "winner" : "", `from-${at.side}`].filter(Boolean).join(" "), style, dataset: { seat: p.seat } },
-          card(game, p.card, { superTrump: supers.has(p.card) }), h("span", { class: "who" }, p.seat === view.viewer ? "you" : seatName(p.seat)));
-      })));
-  }
-  return h("section", { id: "trick", "aria-label": "Trick" }, parts);
-}
-
-// What each game adds to a seat's box.
-function seatExtras(game, view, seat) {
-  const s = view.game_state || {};
-  const out = [];
-  if (game === "scharfe-schoten") {
-    if (s.hand_colours) out.push(h("p", {}, `Hand colours: ${colourCounts(s.hand_colours[seat])}`));
-    const p = (s.predictions || [])[seat];
-    if (p) {
-      out.push(h("p", { class: "prediction" }, p.most
-        ? `Prediction: most ${suitName(game, p.most)}, fewest ${suitName(game, p.fewest)}`
-        : p.made ? "Prediction: made (hidden)" : "Prediction: not yet"));
-    }
-    if (s.collections) out.push(h("p", { class: "collection" }, `Collection: ${colourCounts(s.collections[seat])}`));
-  } else if (game === "schafkopf") {
-    if (s.dealer === seat) out.push(h("p", {}, "Dealer"));
-    if (s.tricks_taken) out.push(h("p", {}, `Tricks: ${s.tricks_taken[seat]}`));
-    if (s.declared && s.declared.declarer === seat) out.push(h("p", { class: "badge" }, "Declarer"));
-    if (s.partner === seat) out.push(h("p", { class: "badge" }, "Partner"));
-  } else if (game === "scharwenzel") {
-    if (s.sides) out.push(h("p", {}, `Side ${s.sides[seat]}`));
-    if (s.dealer === seat) out.push(h("p", {}, "Dealer"));
-    if (s.forehand === seat) out.push(h("p", {}, "Forehand"));
-  }
-  return out;
-}
-
-// A clocked game: the seat's deadline (server time, shown as the seconds left when drawn) and bank.
-function clockLine(view, seat) {
-  const clock = view.clock && view.clock.seats[seat];
-  if (!clock) return null;
-  if (clock.abandoned) return h("p", { class: "clock" }, `Abandoned: the ${view.clock.bot} bot plays this seat`);
-  const bank = `bank ${Math.round(clock.bank_ms / 1000)} s`;
-  if (!clock.deadline_at) return h("p", { class: "clock" }, `Clock: ${bank}`);
-  const left = Math.max(0, Math.round((Date.parse(clock.deadline_at) - Date.now()) / 1000));
-  return h("p", { class: "clock" }, `Clock: ${left} s left (${bank})`);
-}
-
-function seatBox(game, view, info, seat, acting) {
-  const s = view.game_state || {};
-  const size = s.hand_sizes ? s.hand_sizes[seat] : null;
-  const shown = s.hands; // every hand: a finished game, or a replay of one
-  const total = view.scores && view.scores.totals ? view.scores.totals[seat] : null;
-  return h("div", {
-    class: ["seat", acting.includes(seat) ? "to-act" : "", seat === view.viewer ? "me" : ""].filter(Boolean).join(" "),
-    dataset: { seat },
-  },
-  h("h3", {}, seatLabel(view, seat), acting.includes(seat) ? h("span", { class: "marker" }, " ▶ to act") : null),
-  h("p", { class: "seat-facts" }, size !== null && size !== undefined ? `${size} card${size === 1 ? "" : "s"} in hand` : null,
-    total !== null && total !== undefined ? h("span", { class: "seat-score" }, `${size !== null && size !== undefined ? " · " : ""}score ${total}`) : null),
-  seatExtras(game, view, seat),
-  clockLine(view, seat),
-  shown && shown[seat] && shown[seat].length ? h("div", { class: "shown-hand", "aria-label": `Hand of ${seatName(seat)}` },
-    shown[seat].map((c) => card(game, c, { small: true }))) : null);
-}
-
-// The felt: the other seats on the left, across and on the right, the trick in the middle,
-// the viewer's own seat at the bottom.
-function seatsSection(game, view) {
-  const acting = toAct(view);
-  const sides = { left: [], top: [], right: [], bottom: [] };
-  (view.seats || []).forEach((info, seat) => {
-    const { side } = place(view, seat);
-    sides[side].push(seatBox(game, view, info, seat, acting));
-  });
-  // Left seats are listed bottom to top in play order, so the one next to the viewer is lowest.
-  sides.left.reverse();
-  const n = (view.seats || []).length;
-  return h("section", { id: "seats", class: `felt players-${n}`, "aria-label": "Table" },
-    h("div", { class: "side side-top" }, sides.top),
-    h("div", { class: "side side-left" }, sides.left),
-    trickSection(game, view),
-    h("div", { class: "side side-right" }, sides.right),
-    h("div", { class: "side side-bottom" }, sides.bottom));
 }
 
 function list(items, id = null) {
@@ -310,41 +141,124 @@ function infoSection(game, view) {
   return h("section", { id: "game-info", "aria-label": "Game" }, parts);
 }
 
+// Scharwenzel's sheet as its rulebook draws it: "Us" (the viewer's side) and "You", the
+// points towards the next thread, each thread a line (|) and each hook a ┐, with their counts
+// in words beside the marks (the marks are decoration). A spectator sees side 0 and side 1.
+function usAndYou(view, sides) {
+  const mine = view.viewer !== null && view.viewer !== undefined ? view.viewer % 2 : null;
+  const order = mine === 1 ? [1, 0] : [0, 1];
+  const name = (side) => (mine === null ? `Side ${side}` : side === mine ? "Us" : "You");
+  const seatsOf = (side) => `${side === 0 ? "even" : "odd"} seats`;
+  const marks = (mark, n) => [h("span", { class: "marks-drawn", "aria-hidden": "true" }, mark.repeat(Math.min(n, 24))), ` ${n}`];
+  const rows = [["Points (24 draw a thread)", (side) => sides.points[side]], ["Threads |", (side) => marks("|", sides.threads[side])],
+    ["Hooks ┐", (side) => marks("┐", sides.hooks[side])], ["Threads in all", (side) => sides.total_threads[side]]];
+  return [h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Us and You (scrolls sideways)" },
+    h("table", { id: "side-sheet" }, h("caption", {}, mine === null ? "Sides" : "Us and You"),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), order.map((side) => h("th", { scope: "col" }, `${name(side)} (side ${side}, ${seatsOf(side)})`)))),
+      h("tbody", {}, rows.map(([label, cell]) => h("tr", {}, h("th", { scope: "row" }, label), order.map((side) => h("td", {}, cell(side)))))))),
+  sides.bock_carried ? h("p", {}, `Bock carried: ${sides.bock_carried}`) : null];
+}
+
+// Scharfe Schoten's sheet: each seat's prediction as a tile (most and fewest, or hidden until
+// all are revealed) beside its collection by colour, the colours in this round's ranking.
+function collections(view) {
+  const s = view.game_state || {};
+  if (!s.collections) return [];
+  const colours = s.ranking || ["R", "G", "Y", "B"];
+  const game = "scharfe-schoten";
+  const tile = (p) => (!p || !p.made ? "not yet" : p.most ? `most ${suitName(game, p.most)}, fewest ${suitName(game, p.fewest)}` : "hidden");
+  return [h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Collections (scrolls sideways)" },
+    h("table", { id: "collection-sheet" }, h("caption", {}, "Predictions and collections"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, "Prediction"),
+        colours.map((c) => h("th", { scope: "col", class: `colour colour-${c}` }, suitName(game, c))))),
+      h("tbody", {}, s.collections.map((counts, seat) => h("tr", { dataset: { seat } },
+        h("th", { scope: "row" }, seatName(seat)), h("td", { class: "tile" }, tile((s.predictions || [])[seat])),
+        colours.map((c) => h("td", {}, counts[c] ?? 0)))))))];
+}
+
 function scoreSheet(game, view) {
   const scores = view.scores || {};
   const seats = (view.seats || []).map((_, seat) => seat);
-  const head = h("tr", {}, h("th", { scope: "col" }, ""), seats.map((seat) => h("th", { scope: "col" }, seatLabel(view, seat))));
+  // Schafkopf's money list: each deal's line says what was played, by whom, and how it ended.
+  const lines = game === "schafkopf" ? (view.game_state || {}).deal_results || [] : null;
+  const spare = () => (lines ? h("td", {}, "") : null); // a new cell for each row: a node lives in one place
+  const head = h("tr", {}, h("th", { scope: "col" }, ""), lines ? h("th", { scope: "col" }, "Game") : null,
+    seats.map((seat) => h("th", { scope: "col" }, seatLabel(view, seat))));
   const rows = [];
   const per = scores.rounds || scores.deals || [];
   per.forEach((points, i) => rows.push(h("tr", {}, h("th", { scope: "row" }, `${game === "scharfe-schoten" ? "Round" : "Deal"} ${i + 1}`),
+    lines ? h("td", { class: "deal-game" }, dealLine(lines[i])) : null,
     seats.map((seat) => h("td", {}, points[seat] ?? "")))));
-  rows.push(h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"), seats.map((seat) => h("td", {}, (scores.totals || [])[seat] ?? ""))));
+  rows.push(h("tr", { class: "totals" }, h("th", { scope: "row" }, "Total"), spare(), seats.map((seat) => h("td", {}, (scores.totals || [])[seat] ?? ""))));
   if (scores.ranking) {
-    rows.push(h("tr", { class: "ranking" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, PLACES[scores.ranking[seat]] || scores.ranking[seat]))));
+    rows.push(h("tr", { class: "ranking" }, h("th", { scope: "row" }, "Place"), spare(),
+      seats.map((seat) => h("td", {}, PLACES[scores.ranking[seat]] || scores.ranking[seat]))));
   }
   const parts = [h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Score sheet (scrolls sideways)" }, h("table", { id: "score-sheet" }, h("caption", {}, "Score sheet"), h("thead", {}, head), h("tbody", {}, rows)))];
-  if (game === "scharwenzel" && scores.sides) {
-    const sides = scores.sides;
-    parts.push(h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Sides (scrolls sideways)" }, h("table", { id: "side-sheet" }, h("caption", {}, "Sides"),
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "Side 0 (even seats)"), h("th", { scope: "col" }, "Side 1 (odd seats)"))),
-      h("tbody", {}, ["points", "threads", "hooks", "total_threads"].map((key) =>
-        h("tr", {}, h("th", { scope: "row" }, key.replace("_", " ")), h("td", {}, sides[key][0]), h("td", {}, sides[key][1])))))),
-    sides.bock_carried ? h("p", {}, `Bock carried: ${sides.bock_carried}`) : null);
-  }
+  if (game === "scharwenzel" && scores.sides) parts.push(...usAndYou(view, scores.sides));
+  if (game === "scharfe-schoten") parts.push(...collections(view));
   if (game === "schafkopf" && scores.stock) parts.push(h("p", {}, `Stock: ${scores.stock}`));
   return h("section", { id: "scores", "aria-label": "Scores" }, parts);
 }
 
-function handSection(game, view, onCommand, hinted) {
-  const s = view.game_state || {};
-  if (!s.hand) return null;
-  const playable = new Map(view.legal.filter((c) => c.type === "play").map((c) => [c.card, c]));
-  return h("section", { id: "hand", "aria-label": "Your hand" }, h("h2", {}, "Your hand"),
-    s.hand.length ? h("div", { class: "cards" }, s.hand.map((code) => card(game, code, {
-      legal: playable.has(code), superTrump: (s.super_trumps || []).includes(code),
-      onclick: onCommand ? () => onCommand(playable.get(code)) : null,
-      hinted: !!(onCommand && hinted && playable.has(code) && sameCommand(hinted, playable.get(code))),
-    }))) : h("p", { class: "note" }, "No cards"));
+function dealLine(line) {
+  if (!line) return "";
+  if (!line.game) return "thrown in";
+  const by = `${line.declarers.map(seatName).join(" + ")} ${line.won ? "won" : "lost"}`; // Ramsch: its loser
+  const extra = line.schwarz ? ", schwarz" : line.schneider ? ", schneider" : "";
+  return `${schafkopfGame(line.game, line.suit)}: ${by}${extra}`;
+}
+
+// Many calls as a grid, so that they do not push the hand off a phone's screen: Scharfe
+// Schoten's twelve predictions (a row per colour predicted most, a column per colour predicted
+// fewest) and Schafkopf's games to name (a row per game, a column per suit; the games without
+// a suit in one row). Each button shows what its row and column leave unsaid; its aria-label
+// says the whole call. Other calls (Weiter) stay a row of buttons before the grid.
+const COLUMNS = { predict: ["R", "G", "Y", "B"], name_game: ["E", "G", "H", "S"], take: ["R", "G", "Y", "B"] };
+
+function gridOf(game, command) {
+  if (command.type === "predict") {
+    return { row: command.most, label: `Most ${suitName(game, command.most)}`, column: command.fewest };
+  }
+  if (command.type === "take") return { row: "take", label: "Take", column: command.colour }; // each button says it whole
+  if (command.type === "name_game" && command.suit) {
+    return { row: command.game, label: schafkopfGame(command.game, null), column: command.suit };
+  }
+  if (command.type === "name_game") return { row: "", label: "", column: null };
+  return null;
+}
+
+function arranged(game, commands, button) {
+  const buttons = commands.map(button);
+  const kind = commands.find((c) => COLUMNS[c.type]);
+  if (!kind) return h("div", { class: "buttons" }, buttons);
+  const columns = COLUMNS[kind.type];
+  const plain = [];
+  const rows = new Map();
+  commands.forEach((c, i) => {
+    const at = gridOf(game, c);
+    if (!at) { plain.push(buttons[i]); return; }
+    if (at.column) buttons[i].style.gridColumn = String(columns.indexOf(at.column) + 2);
+    if (!rows.has(at.row)) rows.set(at.row, { label: at.label, cells: [] });
+    rows.get(at.row).cells.push(buttons[i]);
+  });
+  const wide = rows.get(""); // the games without a suit, last
+  rows.delete("");
+  if (wide) rows.set("", wide);
+  return [plain.length ? h("div", { class: "buttons" }, plain) : null,
+    h("div", { class: "call-grid" },
+      kind.type === "predict" ? h("p", { class: "legend", "aria-hidden": "true" }, "Predict: most (row), fewest (button)") : null,
+      [...rows.values()].map(({ label, cells }) => (label
+        ? h("div", { class: "call-row", role: "group", "aria-label": label }, h("span", { class: "row-label", "aria-hidden": "true" }, label), cells)
+        : h("div", { class: "call-row-wide" }, cells))))];
+}
+
+// A button's words where the grid already says the rest (its aria-label says it whole).
+function shortWords(game, command) {
+  if (command.type === "predict") return suitName(game, command.fewest);
+  if (command.type === "take") return suitName(game, command.colour);
+  if (command.type === "name_game") return command.suit ? suitName(game, command.suit) : schafkopfGame(command.game, null);
+  return null;
 }
 
 // The risky call armed by a first press; the second press on it makes the move. Kept across
@@ -352,13 +266,17 @@ function handSection(game, view, onCommand, hinted) {
 let armed = null;
 
 function movesSection(game, view, onCommand, hinted) {
+  if (onCommand && pushesOf(view).length) {
+    return h("section", { id: "moves", "aria-label": "Your move", tabindex: "-1" }, h("h2", { class: "visually-hidden" }, "Your move"),
+      pushPanel(game, view, onCommand));
+  }
   const other = inSafeOrder((view.legal || []).filter((c) => c.type !== "play"));
   const reasons = onCommand ? missingReasons(game, view) : [];
   if ((!other.length || !onCommand) && !reasons.length) return null;
   const keys = new Set(other.map((c) => JSON.stringify(c)));
   if (armed && !keys.has(armed)) armed = null;
-  return h("section", { id: "moves", "aria-label": "Your move", tabindex: "-1" }, h("h2", {}, "Your move"),
-    onCommand && other.length ? h("div", { class: "buttons" }, other.map((command, i) => {
+  return h("section", { id: "moves", "aria-label": "Your move", tabindex: "-1" }, h("h2", { class: "visually-hidden" }, "Your move"),
+    onCommand && other.length ? arranged(game, other, (command, i) => {
       const key = JSON.stringify(command);
       const words = describeCommand(game, view, command);
       const isArmed = armed === key;
@@ -368,7 +286,7 @@ function movesSection(game, view, onCommand, hinted) {
         type: "button",
         class: ["move", "legal", safe(command) ? "safe" : "", risky(command) ? "risky" : "", isArmed ? "armed" : "",
           isHinted ? "hinted" : ""].filter(Boolean).join(" "),
-        dataset: { command: key, key: `move-${key}`, index: i, words },
+        dataset: { command: key, key: `move-${key}`, index: i, words }, "aria-label": shortWords(game, command) ? words : null,
         "aria-describedby": described || null,
         onclick: (event) => {
           if (risky(command) && armed !== key) {
@@ -386,27 +304,29 @@ function movesSection(game, view, onCommand, hinted) {
           if (event.key === "Escape" && armed === key) {
             armed = null;
             event.currentTarget.classList.remove("armed");
-            event.currentTarget.textContent = words;
+            event.currentTarget.textContent = shortWords(game, command) || words;
             document.getElementById("risky-help").textContent = "";
           }
         },
-      }, isArmed ? `Confirm: ${words}?` : words);
-    })) : null,
+      }, isArmed ? `Confirm: ${words}?` : shortWords(game, command) || words);
+    }) : null,
     h("p", { id: "risky-help", class: "note", "aria-live": "polite" },
       armed ? `${describeCommand(game, view, JSON.parse(armed))} is a risky call: press it again to confirm, Escape to think again.` : ""),
     reasons.map((line) => h("p", { class: "why note" }, line)));
 }
 
-// What anyone at the table wants to see at a glance: the game being played, its price, and
-// who is ahead.
+// The contract as a badge on the felt: the game being played (with the called Ace), its
+// price, and where in the game the table is.
 function glance(game, view) {
   const s = view.game_state;
   if (!s) return null;
   const parts = [];
+  let called = null;
   if (game === "schafkopf") {
     const d = s.declared;
     parts.push(d ? (d.declarer == null ? schafkopfGame(d.game, d.suit) : `${seatName(d.declarer)}: ${schafkopfGame(d.game, d.suit)}`)
       : "No game named yet");
+    if (d && d.called_ace) called = card(game, d.called_ace, { small: true, extra: "called" });
     parts.push(`multiplier ×${s.multiplier || 1}`);
     if (s.stoss && s.stoss.length) parts.push(s.stoss.map((x) => x.call).join(", "));
     parts.push(`deal ${s.deal + 1} of ${s.deals}`);
@@ -419,9 +339,7 @@ function glance(game, view) {
     if (s.ranking) parts.push(`Colours: ${s.ranking.map((c) => suitName(game, c)).join(" > ")}`);
     parts.push(`round ${s.round} of ${s.rounds}`);
   }
-  const totals = view.scores && view.scores.totals;
-  if (totals && totals.length) parts.push(`scores ${totals.join(" · ")}`);
-  return h("p", { id: "glance", class: "glance" }, parts.join(" · "));
+  return h("p", { id: "glance", class: "glance" }, parts.join(" · "), called ? [" · called ", called] : null);
 }
 
 function finalBanner(view) {
@@ -450,27 +368,31 @@ function hintSection(view, onCommand, hint) {
     h("p", { id: "hint-text", class: ["note", hint.error ? "error" : ""].filter(Boolean).join(" ") }, hint.text || ""));
 }
 
-// The whole table. ``onCommand`` is null when the view is read-only (spectating, replay);
-// ``hint`` is given at a seat's own table in a game with hints (see hintSection).
-export function renderTable(view, { onCommand = null, connection = "", note = "", hint = null } = {}) {
+// The whole table: the status bar and the felt fill the screen (the hand along its bottom
+// edge), the game's details and the score sheet follow below. ``onCommand`` is null when the
+// view is read-only (spectating, replay); ``hint`` is given at a seat's own table in a game
+// with hints (see hintSection); ``transport`` ("socket" or "sse") says how the table follows the game.
+export function renderTable(view, { onCommand = null, connection = "", transport = "", note = "", hint = null } = {}) {
   const hinted = hint && onCommand ? hint.command : null;
   const game = view.game;
   const state = view.game_state || {};
   const phase = view.status === "waiting" ? "waiting" : state.phase;
+  const holding = !!(state.hand && state.hand.length);
+  const mine = view.viewer !== null && view.viewer !== undefined && holding ? seatPlate(game, view, view.viewer) : null;
   return h("div", { class: `table game-${game}` },
-    h("section", { id: "table-status", "aria-label": "Status" },
-      h("h1", {}, GAME_NAMES[game] || game, " ", h("span", { class: "game-id" }, view.id)),
-      h("p", {}, h("span", { id: "phase", dataset: { phase } }, `Phase: ${PHASES[phase] || phase}`), " · ",
-        h("span", { id: "turn", class: toAct(view).includes(view.viewer) ? "my-turn" : "" }, turnText(view)), " · ",
-        h("span", { id: "seq" }, `event ${view.seq}`), connection ? h("span", { id: "connection" }, ` · ${connection}`) : null),
-      glance(game, view),
-      note ? h("p", { id: "note", class: "note" }, note) : null),
-    finalBanner(view),
-    seatsSection(game, view),
-    movesSection(game, view, onCommand, hinted),
-    handSection(game, view, onCommand, hinted),
-    hintSection(view, onCommand, hint),
+    h("div", { class: "stage" },
+      h("section", { id: "table-status", "aria-label": "Status" },
+        h("h1", {}, GAME_NAMES[game] || game),
+        h("p", {}, h("span", { id: "phase", dataset: { phase } }, `Phase: ${PHASES[phase] || phase}`), " · ",
+          h("span", { id: "turn", class: toAct(view).includes(view.viewer) ? "my-turn" : "" }, turnText(view)), " · ",
+          h("span", { id: "seq" }, `event ${view.seq}`), connection ? h("span", { id: "connection", dataset: { transport } }, ` · ${connection}`) : null),
+        glance(game, view),
+        note ? h("p", { id: "note", class: "note" }, note) : null),
+      finalBanner(view),
+      feltSection(game, view, [
+        movesSection(game, view, onCommand, hinted),
+        holding ? handSection(game, view, onCommand, hinted, mine) : null,
+        hintSection(view, onCommand, hint)])),
     infoSection(game, view),
     scoreSheet(game, view));
 }
-

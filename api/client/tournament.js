@@ -70,7 +70,8 @@ export function tournamentLobby(ctx) {
     const mine = tournaments.ids().filter((id) => !known.has(id)).map((id) => ({ id }));
     const all = [...entries, ...mine];
     clear(listed).append(...(all.length ? all.map((e) => h("li", { dataset: { tournament: e.id } },
-      e.game ? `${GAME_NAMES[e.game] || e.game}${e.status ? `, ${e.status}` : ""} ` : "", h("code", {}, e.id), " ",
+      e.name ? `${e.name}: ` : "", e.game ? `${GAME_NAMES[e.game] || e.game}${e.status ? `, ${e.status}` : ""} ` : "",
+      e.name ? null : h("code", {}, e.id), " ",
       tournaments.get(e.id) ? "(you play) " : "", h("a", { href: `#tournament/${e.id}` }, e.status === "finished" ? "Standings" : "Open")))
       : [h("li", { class: "note" }, "none")]));
   })();

@@ -2,10 +2,13 @@
 from marshmallow import RAISE, Schema, fields
 
 
-class CommandSchema(Schema):
+class StrictSchema(Schema):
+    """No unknown fields (a command's nested objects too)."""
     class Meta:
         unknown = RAISE
 
+
+class CommandSchema(StrictSchema):
     type = fields.String(required=True)
 
 

@@ -7,7 +7,7 @@ announce intent ``hochzeit`` (``rules.hochzeit``), bid and pass
 """
 from marshmallow import fields, validate
 
-from .base import CommandSchema, StrictBoolean
+from .base import CommandSchema, StrictBoolean, StrictSchema
 
 GAMES = ["sie", "solo_tout", "wenz_tout", "farbwenz_tout", "geier_tout", "farbgeier_tout",
          "solo", "wenz", "farbwenz", "geier", "farbgeier", "bettel", "rufspiel", "hochzeit"]
@@ -65,9 +65,16 @@ class SchieberSchema(CommandSchema):
     play = StrictBoolean(required=True)
 
 
+class HintSchema(StrictSchema):
+    # rules.schieberrunde_hinting: one of the passed cards, and how many suits above its suit trumps are hinted.
+    card = fields.String(required=True, validate=CARD)
+    above = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3))
+
+
 class PushSchema(CommandSchema):
-    # Schieberrunde: the two cards passed to the next seat, in deck order.
+    # Schieberrunde: the two cards passed to the next seat, in deck order; Mittelhand's may hint.
     cards = fields.List(fields.String(validate=CARD), required=True, validate=validate.Length(equal=2))
+    hint = fields.Nested(HintSchema)
 
 
 COMMANDS = {

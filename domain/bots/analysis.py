@@ -12,7 +12,8 @@ the budget is a number of playouts, never a clock. Bounded: at most ``playouts``
 decision (``MAX_PLAYOUTS`` at most) and ``max_decisions`` judged decisions a game
 (``MAX_DECISIONS`` at most); later decisions are listed with no values.
 
-It is derived data: it reads the events and writes none.
+Every value, loss and threshold is in the game's one unit (``evaluation.UNIT``), which the result
+names. It is derived data: it reads the events and writes none.
 """
 from __future__ import annotations
 
@@ -122,6 +123,7 @@ def analyse(table: Table, events: Sequence[Event], head: str, budget: Budget = B
         return _result(head, budget, [], 0, [])
     game = found[0].state.game.name
     evaluation = evaluation_of(game)
+    unit = evaluation.UNIT
     limits = evaluation.THRESHOLDS
     total = min(len(found), budget.max_decisions)
     rows = []
@@ -138,7 +140,7 @@ def analyse(table: Table, events: Sequence[Event], head: str, budget: Budget = B
                            mark=mark_of(loss, limits))
             progress(number + 1, total)
         rows.append(row)
-    return _result(head, budget, rows, total, range(found[0].state.players), limits)
+    return _result(head, budget, rows, total, range(found[0].state.players), limits, unit)
 
 
 def judge(table: Table, events: Sequence[Event], head: str, moment: Moment, playouts: int, evaluation):
@@ -161,7 +163,7 @@ def judge(table: Table, events: Sequence[Event], head: str, moment: Moment, play
 
 
 def _result(head: str, budget: Budget, rows: list[dict], total: int, seats: Iterable[int],
-            limits: Mapping[str, float] | None = None) -> dict[str, Any]:
+            limits: Mapping[str, float] | None = None, unit: str | None = None) -> dict[str, Any]:
     summaries = []
     for seat in seats:
         judged = [r for r in rows if r["seat"] == seat and r["loss"] is not None]
@@ -172,4 +174,5 @@ def _result(head: str, budget: Budget, rows: list[dict], total: int, seats: Iter
             "blunders": marks.count("blunder"),
             "average_loss": round(sum(r["loss"] for r in judged) / len(judged), 3) if judged else 0.0}})
     return {"status": "done", "progress": {"done": total, "total": total}, "head": head,
-            "budget": budget.to_json(), "thresholds": dict(limits or {}), "seats": summaries, "decisions": rows}
+            "budget": budget.to_json(), "thresholds": dict(limits or {}), "unit": unit, "seats": summaries,
+            "decisions": rows}

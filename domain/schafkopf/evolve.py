@@ -13,7 +13,7 @@ from .state import (ANNOUNCE, AUCTION, DEALING, DOPPELN, EXCHANGE, FINISHED, NAM
 
 FRESH_DEAL = dict(held=(), doppeln=(), hochzeit=None, swap=None, announcements=(),
                   namers=(), naming=(), best=None, mode=None, target=WIN, holder=None, bidders=(), bids=(),
-                  schieber=False, schieber_calls=(), pushes=(),
+                  schieber=False, schieber_calls=(), pushes=(), push_hint=None,
                   contract=None, partner=None, partner_revealed=False, called_suit_led=False,
                   ace_free=False, stoss=(), trick=None, last_trick=None, tricks=())
 
@@ -65,6 +65,8 @@ def _pushed(state: State, data: dict) -> State:
     giver = data["seat"]
     pushes = state.pushes + ((giver, data["to"], tuple(data["cards"])),)
     state = replace(state, hands=_move(state.hands, giver, data["to"], data["cards"]), pushes=pushes)
+    if "hint" in data:
+        state = replace(state, push_hint=(len(pushes) - 1, dict(data["hint"])))
     if len(pushes) < PLAYERS - 1:
         return state
     return replace(state, phase=NAMING, namers=(pushes[0][0],), mode="schieber")

@@ -16,7 +16,8 @@ from typing import Any, Mapping, Sequence
 from .. import errors
 from ..event import Event
 from ..game import DealRequest, Game, Setup, rank_places
-from . import announcement, auction, doppeln, hochzeit, schieberrunde, stoss
+from ..record import DealRecord, Match
+from . import announcement, auction, doppeln, hochzeit, record, schieberrunde, stoss
 from .cards import DECK_SET, PLAYERS, points
 from .deal import SEAT_DECK, decide_deal, hands_from_deck  # noqa: F401  (re-exported)
 from .evolve import evolve as fold_event
@@ -231,6 +232,12 @@ class Schafkopf(Game):
         out["to_act"] = sorted(self.to_act(state))
         out["scores"] = self.scores(state)
         return out
+
+    def deal_records(self, events: Sequence[Mapping[str, Any]]) -> list[DealRecord]:
+        return record.deal_records(events)
+
+    def rating_matches(self, events: Sequence[Mapping[str, Any]]) -> list[Match]:
+        return record.rating_matches(events)
 
     def transcript(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
         return render_transcript(events)

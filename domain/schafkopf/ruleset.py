@@ -41,6 +41,7 @@ CHOICES: dict[str, tuple[Any, tuple]] = {
     "hochzeit": (False, (True, False)),
     "auction": (False, (True, False)),
     "schieberrunde": (False, (True, False)),
+    "schieberrunde_hinting": (False, (True, False)),
 }
 OTHER_OPTIONS = ("preset", "allowed_games", "tariffs")
 
@@ -86,6 +87,7 @@ class Config:
     hochzeit: bool = False
     auction: bool = False
     schieberrunde: bool = False
+    schieberrunde_hinting: bool = False
 
     def tariff(self, tariff_name: str) -> Tariff:
         return dict(self.tariffs)[tariff_name]
@@ -194,6 +196,9 @@ def _check_combinations(out: dict[str, Any], problems: dict[str, list[str]]) -> 
         problems.setdefault("rules.schieberrunde", []).append(
             "a Schieberrunde follows a won Herz-Solo and is played as a Solo: "
             "rules.allowed_games must include 'solo'")
+    if out["schieberrunde_hinting"] is True and out["schieberrunde"] is not True:
+        problems.setdefault("rules.schieberrunde_hinting", []).append(
+            "hinting is a way of playing the Schieberrunde: set rules.schieberrunde too")
     if out["deck"] == "short":
         for game in ("sie", "bettel"):
             if isinstance(out["allowed_games"], list) and game in out["allowed_games"]:

@@ -37,8 +37,19 @@ As built:
   cards and passes them to Mittelhand, Mittelhand passes two to Hinterhand,
   Hinterhand two to the dealer: ``{"type": "push", "cards": [a, b]}`` (any
   two of his cards, in deck order). Everybody ends with 8 (6). Only giver and
-  receiver see the cards (``CardsPushed`` / ``CardsReceived``). The hinting
-  variant (the passer hinting the trump suit) is table talk and not built.
+  receiver see the cards (``CardsPushed`` / ``CardsReceived``).
+* **Hinting** (house rule ``schieberrunde_hinting``, the rulebook's "passing
+  round with hinting"): "the passer indicates to the third player, by means
+  of the passed cards, which trump suit they consider likely. For example,
+  if they pass a Hearts card and hint 'two above', they mean that they
+  believe Acorns will be trump. The third player passes two cards without
+  giving any hint." The passer who passes to the third player is Mittelhand
+  (the second push); its push may carry ``"hint": {"card": c, "above": n}``:
+  ``c`` one of the two cards passed, ``n`` how many suits above ``c``'s suit
+  in the order Eichel, Gras, Herz, Schellen (0 = that suit; no wrapping
+  round). The events add the suit it names (``"suit"``). The hint travels
+  with the cards, so it is seen by Mittelhand and Hinterhand alone, like the
+  cards, until the session ends. Nobody else's push may hint.
 * **The Solo.** The player names the suit last, after the passing
   (``{"type": "name_game", "game": "solo", "suit": S}``, naming mode
   ``schieber``): with the hinting the rulebook describes, the trump suit is still
@@ -56,6 +67,8 @@ from .cards import DECK, PLAYERS
 from .state import State
 
 OBERS = ("EO", "GO")  # "the Acorn Ober and the Leaves Ober"
+SUITS_DOWN = "EGHS"  # Eichel, Gras, Herz, Schellen: "two above" Herz is Eichel
+HINTING_PUSH = 1  # the second push, Mittelhand's to Hinterhand, "the third player"
 HERZ_SOLOS = ("solo", "solo_tout")
 
 
@@ -130,7 +143,30 @@ def paid(state: State) -> Event:
 
 def push_commands(state: State, seat: int) -> list[dict]:
     hand = sorted(state.hands[seat], key=DECK.index)
-    return [{"type": "push", "cards": [a, b]} for a, b in combinations(hand, 2)]
+    out = []
+    for a, b in combinations(hand, 2):
+        out.append({"type": "push", "cards": [a, b]})
+        if may_hint(state):
+            out += [{"type": "push", "cards": [a, b], "hint": {"card": card, "above": above}}
+                    for card in (a, b) for above in range(SUITS_DOWN.index(card[0]) + 1)]
+    return out
+
+
+def may_hint(state: State) -> bool:
+    return state.config.schieberrunde_hinting and len(state.pushes) == HINTING_PUSH
+
+
+def hinted_suit(hint, cards: list[str]) -> str:
+    """The suit a hint names; InvalidCommand if it is not a hint this push may give."""
+    if not isinstance(hint, dict) or set(hint) != {"card", "above"}:
+        raise errors.InvalidCommand('hint must be {"card": one of the two cards, "above": 0 to 3}')
+    card, above = hint["card"], hint["above"]
+    if card not in cards:
+        raise errors.InvalidCommand(f"hint.card must be one of the cards you pass ({cards[0]}, {cards[1]})")
+    if isinstance(above, bool) or not isinstance(above, int) or not 0 <= above <= SUITS_DOWN.index(card[0]):
+        raise errors.InvalidCommand(f"hint.above: from {card}'s suit 0 to {SUITS_DOWN.index(card[0])} suits "
+                                    "above (Eichel, Gras, Herz, Schellen, no wrapping round)")
+    return SUITS_DOWN[SUITS_DOWN.index(card[0]) - above]
 
 
 def decide_push(state: State, seat: int, command: Mapping) -> list[Event]:
@@ -140,19 +176,32 @@ def decide_push(state: State, seat: int, command: Mapping) -> list[Event]:
     missing = [card for card in cards if card not in state.hands[seat]]
     if missing:
         raise errors.CardNotInHand(f"{', '.join(missing)} not in your hand")
-    if {"type": "push", "cards": cards} not in push_commands(state, seat):
+    hand = sorted(state.hands[seat], key=DECK.index)
+    if cards[0] == cards[1] or hand.index(cards[0]) > hand.index(cards[1]):
         raise errors.InvalidCommand("name two different cards, in deck order (e.g. [\"EA\", \"G7\"])")
+    extra = {}
+    if "hint" in command:
+        if not may_hint(state):
+            raise errors.InvalidCommand("only Mittelhand's push to the third player may hint, and only with "
+                                        "rules.schieberrunde_hinting")
+        hint = command["hint"]
+        extra["hint"] = {"card": hint.get("card") if isinstance(hint, dict) else None,
+                         "above": hint.get("above") if isinstance(hint, dict) else None,
+                         "suit": hinted_suit(hint, list(cards))}
     to = (seat + 1) % PLAYERS
-    return [Event("CardsPushed", {"seat": seat, "to": to, "cards": list(cards)}, only_seat(seat, "seat", "to")),
-            Event("CardsReceived", {"seat": to, "from": seat, "cards": list(cards)},
+    return [Event("CardsPushed", {"seat": seat, "to": to, "cards": list(cards), **extra},
+                  only_seat(seat, "seat", "to")),
+            Event("CardsReceived", {"seat": to, "from": seat, "cards": list(cards), **extra},
                   only_seat(to, "seat", "from"))]
 
 
 def pushes_view(state: State, seat: int | None, finished: bool) -> list[dict]:
     out = []
-    for giver, receiver, cards in state.pushes:
+    for index, (giver, receiver, cards) in enumerate(state.pushes):
         entry = {"from": giver, "to": receiver}
         if finished or seat in (giver, receiver):
             entry["cards"] = list(cards)
+            if state.push_hint is not None and state.push_hint[0] == index:
+                entry["hint"] = dict(state.push_hint[1])
         out.append(entry)
     return out

@@ -124,6 +124,14 @@ def thrown_in(deal: int, payments=(0,) * PLAYERS, stock: int = 0) -> Settlement:
                       payments=tuple(payments), stock=stock)
 
 
+def deal_line(settlement: Settlement) -> dict:
+    """A deal's line in the money list (the view's ``deal_results``): what was played, by whom, and
+    whether it was won; a deal thrown in has no game. All of it public once the deal is settled."""
+    return {"game": settlement.game, "suit": settlement.suit, "declarer": settlement.declarer,
+            "declarers": list(settlement.declarers), "won": settlement.won,
+            "schneider": settlement.schneider, "schwarz": settlement.schwarz}
+
+
 def to_json(settlement: Settlement, contract: Contract | None = None) -> dict:
     out = {
         "deal": settlement.deal,

@@ -103,6 +103,7 @@ class State:
     schieber: bool = False  # this deal is a Schieberrunde
     schieber_calls: tuple[tuple[int, bool], ...] = ()  # (seat, plays) — Vorhand, then the dealer
     pushes: tuple[tuple[int, int, tuple[str, ...]], ...] = ()  # Schieberrunde: (from, to, two cards)
+    push_hint: tuple[int, dict] | None = None  # Schieberrunde with hinting: (the push's index, its hint)
     contract: Contract | None = None
     partner: int | None = None  # holder of the called card (private until revealed)
     partner_revealed: bool = False

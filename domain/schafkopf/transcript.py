@@ -142,6 +142,9 @@ def _pair(template: str, giver_side: bool):
     to its own seat: the one line shows the cards if either side was shown to the reader."""
     def handle(s: Session, data: Mapping) -> None:
         text, deal = template.format_map(_fields(data)), s.deal
+        hint = data.get("hint")
+        if isinstance(hint, Mapping):  # the passing round with hinting
+            text += f' with the hint "{hint.get("above")} above" {_cards(hint.get("card"))} ({hint.get("suit")})'
         visible = "card" in data or "cards" in data
         if giver_side:
             deal.talk.append(text)

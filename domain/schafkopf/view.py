@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .cards import PLAYERS, sort_hand
 from .schieberrunde import pushes_view
-from .scoring import to_json as settlement_json
+from .scoring import deal_line, to_json as settlement_json
 from .stoss import CALLS
 from .state import DEALING, FINISHED, State
 
@@ -50,6 +50,7 @@ def view(state: State, seat: int | None, finished: bool, reveal: bool = False) -
         "card_points": (settlement_json(last_settled)["card_points"]
                         if settled_now and last_settled.game is not None else None),
         "last_deal": settlement_json(last_settled) if last_settled is not None else None,
+        "deal_results": [deal_line(s) for s in state.settlements],
         "totals": list(state.totals),
         "doppeln": [{"seat": s, "double": d} for s, d in state.doppeln],
         "stoss": [{"seat": s, "call": CALLS[i]} for i, s in enumerate(state.stoss)],

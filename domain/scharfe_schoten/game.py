@@ -13,10 +13,12 @@ from typing import Any, Mapping, Sequence
 from .. import errors
 from ..event import Event, nobody, only_seat, per_seat
 from ..game import DealRequest, Game, Setup, rank_places
+from ..record import DealRecord, Match
 from ..trick import Trick, remove_card
 from .cards import (COLOURS, colour_counts, colour_of, colour_ranking, is_spice, numbers_dict,
                     numbers_tuple, playable_cards, sort_cards, super_trumps, trick_winner)
 from .deal import make_deal, requested_decks
+from . import record
 from .presets import preset_deal, validate_presets
 from .ruleset import validate_rules
 from .scoring import score_prediction
@@ -268,6 +270,12 @@ class ScharfeSchoten(Game):
 
     def transcript(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
         return render_transcript(events)
+
+    def deal_records(self, events: Sequence[Mapping[str, Any]]) -> list[DealRecord]:
+        return record.deal_records(events)
+
+    def rating_matches(self, events: Sequence[Mapping[str, Any]]) -> list[Match]:
+        return record.rating_matches(events)
 
     def deal_ceiling(self, setup: Setup) -> int:
         return 2 * setup.rules["rounds"]  # every deal counts: the game takes exactly ``rounds``

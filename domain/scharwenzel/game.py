@@ -8,7 +8,9 @@ from typing import Any, Mapping, Sequence
 from .. import errors
 from ..event import Event, per_seat
 from ..game import DealRequest, Game, Setup, rank_places
+from ..record import DealRecord, Match
 from ..trick import Trick, best_play, cards_following, remove_card
+from . import record
 from .bidding import Bid, check_bid, bid_options, trump_options
 from .cards import SUITS, Ranking, deck
 from .deal import deal_packets
@@ -290,6 +292,12 @@ class Scharwenzel(Game):
         out = render_view(state, seat, reveal)
         out["to_act"] = sorted(self.to_act(state))
         return out
+
+    def deal_records(self, events: Sequence[Mapping[str, Any]]) -> list[DealRecord]:
+        return record.deal_records(events)
+
+    def rating_matches(self, events: Sequence[Mapping[str, Any]]) -> list[Match]:
+        return record.rating_matches(events)
 
     def transcript(self, events: Sequence[Mapping[str, Any]]) -> list[str]:
         return transcript(events)

@@ -32,6 +32,8 @@ from typing import Any, Callable, Mapping
 
 from .. import audit
 from ..audit import Failed, Finding
+from ..integrity import check_chain, check_envelopes
+from ..replay import expect, to_domain
 from ..game import rank_places
 from ..shuffle import seed_commitment
 from ..table import Table
@@ -44,7 +46,8 @@ FORMAT_VERSION = 1
 MAX_TABLES = 16 * 128  # rounds x tables a round: the most a tournament opens
 MAX_EVENTS = 16 * 128 * 3 + 256 + 64  # its tables' events, the joins, the rest
 # The commands that people give, re-decided from the data their events record.
-PEOPLE = {"ParticipantJoined": lambda d: {"type": "join", "participant": d.get("participant")},
+PEOPLE = {"ParticipantJoined": lambda d: {"type": "join", "participant": d.get("participant"),
+                                          **({"player": d["player"]} if "player" in d else {})},
           "TournamentStarted": lambda d: {"type": "start"},
           "TournamentPaused": lambda d: {"type": "pause", "reason": d.get("reason", "")},
           "TournamentResumed": lambda d: {"type": "resume"},
@@ -145,9 +148,9 @@ def _verify(tournaments: Tournaments, table: Table, header: dict, raw_events: li
             report: Report, pause: Callable[[], None]) -> None:
     tid = header.get("tournament_id")
     try:
-        events = audit._check_envelopes(raw_events, pause)  # the envelope as a game's
+        events = check_envelopes(raw_events, pause)  # the envelope as a game's
         seed_hex = _check_seed(events)
-        audit._check_chain(events, seed_hex, None, pause)
+        check_chain(events, seed_hex, None, pause)
     except Failed as failed:
         raise Wrong(f"tournament {failed.finding}") from None
     if header.get("head") != events[-1]["hash"]:
@@ -197,7 +200,7 @@ def _replay(tournaments: Tournaments, tid: Any, events: list[dict], seed_hex: st
     except Exception as exc:  # an invalid configuration, whichever way it is wrong
         raise Wrong(f"tournament event 1 (TournamentCreated): not a configuration stich creates: {exc}") from None
     _expect(events, 0, created, "creating the tournament with its configuration")
-    state = tournaments.fold(tournaments.empty(), [audit._to_domain(first)])
+    state = tournaments.fold(tournaments.empty(), [to_domain(first)])
     at = 1
     while at < len(events):
         pause()
@@ -221,7 +224,7 @@ def _replay(tournaments: Tournaments, tid: Any, events: list[dict], seed_hex: st
         except Exception as exc:
             raise Wrong(f"tournament event {event['seq']} ({kind}): the rules refuse it: {exc}") from None
         _expect(events, at, decided, what)
-        state = tournaments.fold(state, [audit._to_domain(e) for e in events[at:at + len(decided)]])
+        state = tournaments.fold(state, [to_domain(e) for e in events[at:at + len(decided)]])
         at += len(decided)
     if tournaments.needs_system(state) or state.status != "finished":
         raise Wrong("the tournament's events end before it has finished")
@@ -234,7 +237,7 @@ def _replay(tournaments: Tournaments, tid: Any, events: list[dict], seed_hex: st
 
 def _expect(events: list[dict], at: int, decided, what: str) -> None:
     try:
-        audit._expect(events, at, decided, "system", what)
+        expect(events, at, decided, "system", what)
     except Failed as failed:
         raise Wrong(f"tournament {failed.finding}") from None
 
@@ -256,14 +259,16 @@ def _check_opened(tournaments: Tournaments, tid: Any, state: TournamentState, da
     setup = tournaments.table_setup(state, round_, table_number)
     have = created["data"]
     wanted = {"game": setup["game"], "players": setup["players"], "rules": setup["rules"],
-              "seats": [{"kind": s["kind"], **({"bot": s["bot"]} if "bot" in s else {})} for s in setup["seats"]],
-              "preset_deals": json.loads(json.dumps(setup["preset_deals"] or [])), "clock": setup["clock"]}
-    seats = [{k: v for k, v in seat.items() if k in ("kind", "bot")} for seat in have.get("seats") or ()]
+              "seats": [{k: s[k] for k in ("kind", "bot", "player") if k in s} for s in setup["seats"]],
+              "preset_deals": json.loads(json.dumps(setup["preset_deals"] or [])), "clock": setup["clock"],
+              "rated": setup["rated"]}
+    seats = [{k: v for k, v in seat.items() if k in ("kind", "bot", "player")} for seat in have.get("seats") or ()]
     actual = {"game": have.get("game"), "players": have.get("players"), "rules": have.get("rules"),
-              "seats": seats, "preset_deals": have.get("preset_deals") or [], "clock": have.get("clock")}
-    for key in ("game", "players", "rules", "seats", "preset_deals", "clock"):
+              "seats": seats, "preset_deals": have.get("preset_deals") or [], "clock": have.get("clock"),
+              "rated": bool(have.get("rated"))}
+    for key in ("game", "players", "rules", "seats", "preset_deals", "clock", "rated"):
         if actual[key] != wanted[key]:
-            what = {"seats": "who sits where (its seats' kinds and bots)", "preset_deals": "the round's deals"}
+            what = {"seats": "who sits where (its seats' kinds, bots and players)", "preset_deals": "the round's deals"}
             raise Wrong(f"table game {game_id} (round {round_}, table {table_number}), event 1 (GameCreated): "
                         f"{key} is not {what.get(key, 'what its round gives')}: the game has "
                         f"{json.dumps(actual[key])[:200]}, the round gives {json.dumps(wanted[key])[:200]}")

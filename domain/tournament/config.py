@@ -12,6 +12,7 @@ from typing import Any
 from .. import errors
 from ..game import Game
 from ..clock import validate_clock
+from ..seat import HANDLE
 from ..table import BOT_KINDS
 
 MAX_PARTICIPANTS = 256
@@ -23,7 +24,7 @@ LENGTH_RULE = {"schafkopf": "deals", "scharwenzel": "deals", "scharfe-schoten": 
 # Rules a game has that also set its length, which a tournament's table may not set either.
 OTHER_LENGTH_RULES = {"scharwenzel": ("threads",)}
 FIELDS = ("name", "game", "players", "rules", "participants", "rounds", "deals_per_table", "seating", "duplicate",
-          "clock")
+          "clock", "rated")
 
 
 def _whole(value: Any, low: int, high: int) -> bool:
@@ -65,6 +66,9 @@ def validate(games: Mapping[str, Game], raw: Mapping[str, Any]) -> dict:
     elif duplicate and participants and len(participants) < 2 * players:
         problems["duplicate"] = [f"a duplicate round compares tables: needs at least {2 * players} participants"]
     rules = _rules(game, players, raw.get("rules"), deals, problems)
+    rated = raw.get("rated", False)
+    if not isinstance(rated, bool):
+        problems["rated"] = ["must be true or false"]
     clock = None
     try:  # every table's turn deadlines: a human who never moves cannot hold up a round
         clock = validate_clock(raw.get("clock"), BOT_KINDS)
@@ -76,6 +80,8 @@ def validate(games: Mapping[str, Game], raw: Mapping[str, Any]) -> dict:
            "rounds": rounds, "deals_per_table": deals, "seating": seating, "duplicate": duplicate}
     if clock is not None:  # only then: a tournament without one records the config it always did
         out["clock"] = clock.to_json()
+    if rated is True:  # likewise: its results move its players' ratings, so its human slots are players'
+        out["rated"] = True
     return out
 
 
@@ -91,13 +97,21 @@ def _participants(raw: Any, players: int, problems: dict[str, list[str]]) -> lis
         kind = entry.get("kind") if isinstance(entry, Mapping) else None
         if kind == "human" and set(entry) == {"kind"}:
             out.append({"kind": "human"})
+        elif kind == "human" and set(entry) == {"kind", "player"}:  # a slot kept for a registered player
+            if not (isinstance(entry["player"], str) and HANDLE.fullmatch(entry["player"])):
+                problems[f"{path}.player"] = [f"must be a player's handle ({HANDLE.pattern})"]
+            out.append({"kind": "human", "player": entry["player"]})
         elif kind == "bot" and set(entry) <= {"kind", "bot"}:
             bot = entry.get("bot", "random")
             if bot not in BOT_KINDS:
                 problems[f"{path}.bot"] = [f"unknown bot {bot!r}; one of {list(BOT_KINDS)}"]
             out.append({"kind": "bot", "bot": bot})
         else:
-            problems[path] = ["must be {\"kind\": \"human\"} or {\"kind\": \"bot\", \"bot\": <kind>}"]
+            problems[path] = ["must be {\"kind\": \"human\"} (with a \"player\" it is kept for, or not) or "
+                              "{\"kind\": \"bot\", \"bot\": <kind>}"]
+    named = [str(p["player"]).lower() for p in out if p.get("player")]
+    for handle in sorted({h for h in named if named.count(h) > 1}):
+        problems.setdefault("participants", []).append(f"player {handle!r} has one slot a tournament")
     return out
 
 

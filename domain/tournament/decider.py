@@ -40,6 +40,7 @@ from ..event import PUBLIC, Event, nobody
 from ..frozen import replace
 from ..game import Game
 from ..shuffle import seed_revealed
+from ..seat import PlayerSeat, player_of
 from ..table import BOT_KINDS
 from . import config as tournament_config
 from .duplicate import base_deals, rotated
@@ -116,7 +117,15 @@ class Tournaments:
             raise errors.SeatTaken(f"participant {p} has withdrawn: its bot plays for it")
         if state.status != "waiting":
             raise errors.WrongPhase("the tournament has started")
-        return [Event("ParticipantJoined", {"participant": p})]
+        player = player_of(command)
+        kept = state.participants[p].get("player")
+        if kept is not None and player != kept:
+            raise PlayerSeat(f"participant {p} is player {kept}'s slot: only that player joins as it")
+        if player is not None and any(state.player_of(q) == player for q in state.joined):
+            raise PlayerSeat(f"player {player} has joined this tournament already")
+        if state.config.get("rated") and player is None:
+            raise PlayerSeat("a rated tournament's participants are players: join as a player")
+        return [Event("ParticipantJoined", {"participant": p, **({"player": player} if player else {})})]
 
     def _start(self, state: TournamentState, command: Mapping[str, Any]) -> list[Event]:
         if state.status != "waiting":
@@ -249,7 +258,8 @@ class Tournaments:
             config = {k: v for k, v in data.items() if k != "seed_sha256"}
             return TournamentState(config=config, status="waiting", seed_sha256=data["seed_sha256"], events=1)
         if kind == "ParticipantJoined":
-            return replace(state, joined=state.joined | {data["participant"]}, events=count)
+            players = state.players + (((data["participant"], data["player"]),) if data.get("player") else ())
+            return replace(state, joined=state.joined | {data["participant"]}, players=players, events=count)
         if kind == "TournamentStarted":
             return replace(state, status="active", events=count)
         if kind == "RoundDrawn":
@@ -342,13 +352,17 @@ class Tournaments:
             entry, bot = config["participants"][p], state.replacement(p, round_)
             if bot is not None:  # withdrawn: its bot plays on for it
                 return {"kind": "bot", "bot": bot}
-            return {"kind": "human"} if entry["kind"] == "human" else {"kind": "bot", "bot": entry["bot"]}
+            if entry["kind"] != "human":
+                return {"kind": "bot", "bot": entry["bot"]}
+            player = state.player_of(p)  # a player's seat at every table: its player token plays it there
+            return {"kind": "human", **({"player": player} if player else {})}
 
         seats = [seat(p) for p in slot.participants]
         deals = state.rounds[round_ - 1].deals
+        # A duplicate round is rated as a whole by its margins once it has finished, not table by table.
         return {"game": config["game"], "players": config["players"], "rules": config["rules"], "seats": seats,
                 "preset_deals": rotated(deals, table, config["players"]) if deals else None,
-                "clock": config.get("clock")}
+                "clock": config.get("clock"), "rated": bool(config.get("rated")) and not config["duplicate"]}
 
     def summary(self, state: TournamentState) -> dict:
         config = state.config
@@ -359,8 +373,10 @@ class Tournaments:
             "seed_sha256": state.seed_sha256,
             "participants": [{"participant": p, **entry, **({"joined": p in state.joined}
                                                            if entry["kind"] == "human" else {}),
+                              **({"player": state.player_of(p)} if state.player_of(p) else {}),
                               **self._withdrawal_json(state, p)}
                              for p, entry in enumerate(config["participants"])],
+            "rated": bool(config.get("rated")),
             "paused": state.paused,
             "aborted": state.aborted,
             "round": len(state.rounds),

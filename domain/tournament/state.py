@@ -50,6 +50,7 @@ class TournamentState:
     seed_sha256: str = ""
     seed: str | None = None  # hex, once revealed
     joined: frozenset[int] = frozenset()  # human participants who took their slot
+    players: tuple[tuple[int, str], ...] = ()  # (participant, the handle of the player who joined as it)
     rounds: tuple[RoundState, ...] = ()
     standings: tuple[dict, ...] | None = None  # final, once TournamentFinished (or TournamentAborted)
     paused: bool = False  # by its organizer: no table opens and no round is drawn until resumed
@@ -64,6 +65,13 @@ class TournamentState:
             if p == participant and round_ >= start:
                 return bot
         return None
+
+    def player_of(self, participant: int) -> str | None:
+        """The player a human participant is: the one its slot was kept for, or that joined as it."""
+        for p, handle in self.players:
+            if p == participant:
+                return handle
+        return self.participants[participant].get("player") if self.config else None
 
     def has_withdrawn(self, participant: int) -> bool:
         return any(p == participant for p, _, _ in self.withdrawn)

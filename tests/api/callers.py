@@ -14,8 +14,11 @@ Built once per module, through the API only:
   is free until the participant asks for it.
 * ``seat_tournament``: the same again; the ``takeSeat`` cells try its table's free human seat.
 * ``open_tournament``: 15 human slots, nobody joined: each caller joins a slot of its own.
-* ``claims``: a bulk pairing of five games, every human seat a named player's: each caller redeems a
-  claim of its own.
+* ``claims``: a bulk pairing of six games, every human seat a named player's: each caller redeems a
+  claim of its own; one more claim is redeemed for ``paired_seat``'s token, and one more is ``claim``'s.
+* ``player``: a registered player (no seat in ``game``) whose routes the player rows try: its token with
+  every scope, one with ``play`` only, a revoked one, and another player's; ``spare_token_id``: a token of
+  its that each caller tries to revoke (only ``player`` may).
 """
 from __future__ import annotations
 
@@ -44,6 +47,12 @@ CALLERS = (
     "forged_random",      # a bearer token of the right shape that nobody was ever given
     "forged_near",        # this seat's token with its last character changed
     "malformed",          # an Authorization header that is not 'Bearer <token>'
+    "paired_seat",        # a seat token a bulk pairing's claim gave, for a seat of another game
+    "claim",              # a bulk pairing's claim sent as a bearer token (it is a credential only in its path)
+    "player",             # the world's player's token (every scope); the player holds no seat in the world's game
+    "player_play_only",   # the same player's token with the scope 'play' only
+    "revoked_player",     # a token of the same player's, revoked
+    "other_player",       # another player's token (every scope)
 )
 
 SCHOTEN = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}}
@@ -78,6 +87,11 @@ class World:
     seat_table: str  # seat_tournament's table game
     seat_table_seat: int  # the human participant's (free) seat there
     open_tournament: str
+    paired_token: str
+    claim: str
+    player: str  # the handle
+    player_tokens: dict[str, str]  # caller -> its player token
+    spare_token_id: str
     claims: dict[str, str] = field(default_factory=dict)  # caller -> the claim it redeems
 
     def headers(self, caller: str) -> dict:
@@ -96,6 +110,9 @@ class World:
             "forged_random": bearer("st_" + secrets.token_urlsafe(24)),
             "forged_near": bearer(near(self.seat_tokens[0])),
             "malformed": {"Authorization": f"Token {self.seat_tokens[0]}"},
+            "paired_seat": bearer(self.paired_token),
+            "claim": bearer(self.claim),
+            **{name: bearer(token) for name, token in self.player_tokens.items()},
         }[caller]
 
     def game_of(self, caller: str) -> str:
@@ -166,13 +183,35 @@ def build_world(app, client) -> World:
     seat_tid, _, _, table = started_tournament(client)
     open_tid = created(client.post("/v1/tournaments", headers=operator(), json={
         "game": "scharfe-schoten", "players": 3, "rounds": 1, "deals_per_table": 1,
-        "participants": [HUMAN] * 15}))["id"]
+        "participants": [HUMAN] * 3 * (len(CALLERS) // 3 + 1)}))["id"]
     paired = client.post("/v1/games/bulk", headers={**operator(), "Idempotency-Key": secrets.token_hex(8)}, json={
         "games": [{**SCHOTEN, "seats": [{"kind": "human", "player": f"p{table}-{seat}"} for seat in range(3)]}
-                  for table in range(5)]})
-    claims = dict(zip(CALLERS, (claim["claim"] for claim in created(paired)["claims"])))
+                  for table in range(8)]})
+    every_claim = [claim["claim"] for claim in created(paired)["claims"]]
+    assert len(every_claim) >= len(CALLERS) + 2
+    claims = dict(zip(CALLERS, every_claim))
+    paired_token = created(client.post(f"/v1/claims/{every_claim[len(CALLERS)]}"))["seats"][0]["token"]
     return World(game=game, seat_tokens=tokens, other_game=other_game, other_token=other_token,
                  superseded_game=superseded_game, superseded_token=superseded_token, export=export,
                  tournament=tid, organizer=organizer, participant=participant, seat_tournament=seat_tid,
                  seat_table=table["game_id"], seat_table_seat=table["participants"].index(0),
-                 open_tournament=open_tid, claims=claims)
+                 open_tournament=open_tid, paired_token=paired_token, claim=every_claim[len(CALLERS) + 1],
+                 claims=claims, **players_of(client))
+
+
+def players_of(client) -> dict:
+    """A player with a token of every scope, one of 'play' only, a revoked one and a spare; another player."""
+    handle = f"w{secrets.token_hex(6)}"
+    token = created(client.post("/v1/players", json={"handle": handle}))["token"]
+
+    def issue(scopes):
+        return created(client.post(f"/v1/players/{handle}/tokens", json={"scopes": scopes}, headers=bearer(token)))
+
+    play_only = issue(["play"])["token"]
+    revoked = issue(["play", "account"])
+    assert client.delete(f"/v1/players/{handle}/tokens/{revoked['token_info']['id']}",
+                         headers=bearer(token)).status_code == 204
+    other = created(client.post("/v1/players", json={"handle": f"o{secrets.token_hex(6)}"}))["token"]
+    return {"player": handle, "spare_token_id": issue(["play"])["token_info"]["id"],
+            "player_tokens": {"player": token, "player_play_only": play_only, "revoked_player": revoked["token"],
+                              "other_player": other}}

@@ -57,14 +57,15 @@ def test_a_finished_game_is_analysed_inline_and_then_answered_from_the_cache(app
     game_id = finished(client, game)
     missing = client.get(f"/v1/games/{game_id}/analysis")
     validate_response(missing, PATH, "get")
-    assert missing.status_code == 404 and missing.get_json()["code"] == "analysis_not_found"
+    assert missing.status_code == 200 and missing.get_json()["status"] == "none", missing.get_json()
+    assert missing.get_json()["seats"] == [] and "Retry-After" not in missing.headers
     seq = client.get(f"/v1/games/{game_id}").get_json()["seq"]
     done = client.post(f"/v1/games/{game_id}/analysis")
     assert done.status_code == 200, done.get_json()
     body = validate_response(done, PATH, "post")
     assert body["status"] == "done" and body["progress"]["done"] == body["progress"]["total"] > 0
     assert any(d["loss"] is not None for d in body["decisions"])
-    assert body["budget"]["playouts"] == 8
+    assert body["budget"]["playouts"] == 8 and body["unit"]
     assert validate_response(client.get(f"/v1/games/{game_id}/analysis"), PATH, "get") == body
     again = client.post(f"/v1/games/{game_id}/analysis")  # the cache: the same record, nothing run
     assert again.status_code == 200 and again.get_json() == body
@@ -77,7 +78,7 @@ def test_the_transcript_shows_the_marks_once_an_analysis_is_done(app):
     assert "## Analysis" not in client.get(f"/v1/games/{game_id}/transcript").get_data(as_text=True)
     body = client.post(f"/v1/games/{game_id}/analysis").get_json()
     text = client.get(f"/v1/games/{game_id}/transcript").get_data(as_text=True)
-    assert "## Analysis" in text
+    assert "## Analysis" in text and "values and losses in points of the round for the seat" in text
     for row in body["seats"]:
         assert f"| {row['seat']} | {row['summary']['decisions']} |" in text
     for d in body["decisions"]:

@@ -40,6 +40,7 @@ from typing import Callable
 import pytest
 
 from api.quotas import Quotas
+from eventstore.challenges import today
 
 from .callers import CALLERS, OPERATOR_KEY, SCHOTEN, World, build_world, bearer
 from .contract.spec import SPEC
@@ -75,8 +76,12 @@ def answers(default, **cells) -> dict[str, Answer]:
 
 
 MISSING_TOKEN, INVALID_TOKEN = (401, "missing_token"), (403, "invalid_token")
+# The world's player sits at none of the world's tables: its tokens (and another player's) are strangers' there.
+PLAYERS_ELSEWHERE = dict(player=INVALID_TOKEN, player_play_only=INVALID_TOKEN, revoked_player=INVALID_TOKEN,
+                         other_player=INVALID_TOKEN)
 STRANGERS = dict(other_table=INVALID_TOKEN, participant=INVALID_TOKEN, organizer=INVALID_TOKEN,
-                 forged_random=INVALID_TOKEN, forged_near=INVALID_TOKEN)
+                 forged_random=INVALID_TOKEN, forged_near=INVALID_TOKEN, paired_seat=INVALID_TOKEN,
+                 claim=INVALID_TOKEN, **PLAYERS_ELSEWHERE)
 
 PUBLIC = answers(200)
 # A seat token is optional (it selects the seat's view); any token that is not a current seat's is refused.
@@ -85,6 +90,24 @@ SEAT_READ = answers(200, **STRANGERS, superseded=SUPERSEDED, malformed=MISSING_T
 SEAT_WRITE = answers(MISSING_TOKEN, this_seat=200, other_seat=200, superseded=SUPERSEDED, **STRANGERS)
 # The operator key is required (this server has keys).
 OPERATOR_ONLY = answers((401, "missing_api_key"), operator=201, forged_key=(403, "invalid_api_key"))
+
+
+def player_account(success: int) -> dict[str, Answer]:
+    """A route of the world's player that needs its token of scope ``account``: every other token is
+    refused (a seat token, a stranger's, a revoked one), one of its without the scope by name."""
+    strangers = {caller: INVALID_TOKEN for caller in CALLERS}
+    return answers(MISSING_TOKEN, **{**{c: a for c, a in strangers.items() if c not in ("none", "spectator",
+                                                                                        "operator", "forged_key",
+                                                                                        "malformed")},
+                                     "player": success, "player_play_only": (403, "insufficient_scope")})
+
+
+def pool_entry(success: int, **cells) -> dict[str, Answer]:
+    """A quick-play route: a live player token of scope 'play' (each player its own entry); any other bearer
+    token is refused, and no token is a 401."""
+    return answers(INVALID_TOKEN, **{**dict(none=MISSING_TOKEN, spectator=MISSING_TOKEN, operator=MISSING_TOKEN,
+                                            forged_key=MISSING_TOKEN, malformed=MISSING_TOKEN, player=success,
+                                            player_play_only=success, other_player=success), **cells})
 
 
 def tournament_credential(holder: str, success: int) -> dict[str, Answer]:
@@ -163,8 +186,17 @@ MATRIX: dict[tuple[str, str], Route] = {
     ("GET", "/v1"): Route(fixed("/v1"), PUBLIC),
     ("GET", "/v1/openapi.yaml"): Route(fixed("/v1/openapi.yaml"), PUBLIC),
     ("GET", "/v1/openapi.json"): Route(fixed("/v1/openapi.json"), PUBLIC),
+    ("GET", "/v1/asyncapi.yaml"): Route(fixed("/v1/asyncapi.yaml"), PUBLIC),
+    # The upgrade takes no credential: a plain request is a 426 for everyone. The socket's messages carry
+    # the tokens, and are answered by the stream's and the command's routes: their rows below, cell by
+    # cell over a real socket, in tests/e2e/test_socket.py (the 101 itself needs a server that hands the
+    # connection over, which the test client does not).
+    ("GET", "/v1/socket"): Route(fixed("/v1/socket"), answers((426, "upgrade_required"))),
     ("GET", "/docs"): Route(fixed("/docs"), PUBLIC),
     ("GET", "/docs/assets/{name}"): Route(fixed("/docs/assets/swagger-ui.css"), PUBLIC),
+    ("GET", "/favicon.ico"): Route(fixed("/favicon.ico"), PUBLIC),
+    ("GET", "/problems"): Route(fixed("/problems"), PUBLIC),
+    ("GET", "/problems/{code}"): Route(fixed("/problems/not_your_turn"), PUBLIC),
     ("GET", "/play"): Route(fixed("/play"), PUBLIC),
     ("GET", "/play/assets/{name}"): Route(fixed("/play/assets/play.js"), PUBLIC),
     ("GET", "/metrics"): Route(fixed("/metrics"), PUBLIC),
@@ -214,14 +246,56 @@ MATRIX: dict[tuple[str, str], Route] = {
     ("POST", "/v1/claims/{claim}"): Route(lambda world, caller: f"/v1/claims/{world.claims[caller]}", answers(201)),
     ("POST", "/v1/imports"): Route(fixed("/v1/imports"), OPERATOR_ONLY, body=upload, mark=newest_game,
                                    credential="operator key"),
-    # Joining is open: whoever comes first holds the slot; each caller joins a slot of its own.
+    # Joining is open: whoever comes first holds the slot; each caller joins a slot of its own. A player token
+    # joins as its player, once a tournament (its play-only token is the same player's: refused by name).
     ("POST", "/v1/tournaments/{tournament_id}/participants/{participant}"): Route(
         lambda world, caller: f"/v1/tournaments/{world.open_tournament}/participants/{CALLERS.index(caller)}",
-        answers(201)),
+        answers(201, player_play_only=(403, "player_seat"), revoked_player=INVALID_TOKEN, malformed=MISSING_TOKEN),
+        credential="player"),
+    # Players: registering is open (each caller a handle of its own); profiles, histories, ratings and
+    # leaderboards are public; the tokens' routes are the player's own, with the scope 'account'.
+    ("POST", "/v1/players"): Route(fixed("/v1/players"), answers(201),
+                                   body=lambda client, world, caller: {"json": {"handle": f"m{CALLERS.index(caller)}"
+                                                                                 f"x{world.game[:8]}"}}),
+    ("GET", "/v1/players/{handle}"): Route(lambda world, caller: f"/v1/players/{world.player}", PUBLIC),
+    ("GET", "/v1/players/{handle}/games"): Route(lambda world, caller: f"/v1/players/{world.player}/games", PUBLIC),
+    ("GET", "/v1/players/{handle}/ratings/{game}"): Route(
+        lambda world, caller: f"/v1/players/{world.player}/ratings/scharfe-schoten", PUBLIC),
+    ("GET", "/v1/leaderboards/{game}"): Route(fixed("/v1/leaderboards/scharfe-schoten"), PUBLIC),
+    ("GET", "/v1/pools"): Route(fixed("/v1/pools"), PUBLIC),
+    ("GET", "/v1/exports"): Route(lambda world, caller: f"/v1/exports?player={world.player}", PUBLIC),
+    ("GET", "/v1/challenges"): Route(fixed("/v1/challenges"), PUBLIC),
+    ("GET", "/v1/challenges/{game}/{day}"): Route(fixed("/v1/challenges/scharfe-schoten/today"), PUBLIC),
+    # Today's challenge, each player its own game (its play-only token is the same player: the same game, 200).
+    ("POST", "/v1/challenges/{game}/{day}/entry"): Route(
+        lambda world, caller: f"/v1/challenges/scharfe-schoten/{today()}/entry",
+        pool_entry(201, player_play_only=200), credential="player token"),
+    ("GET", "/v1/players/{handle}/tokens"): Route(lambda world, caller: f"/v1/players/{world.player}/tokens",
+                                                  player_account(200), credential="player token"),
+    ("POST", "/v1/players/{handle}/tokens"): Route(
+        lambda world, caller: f"/v1/players/{world.player}/tokens", player_account(201), credential="player token",
+        mark=lambda client, world, caller: len(client.get(f"/v1/players/{world.player}/tokens",
+                                                          headers=world.headers("player")).get_json()["tokens"]),
+        body=lambda client, world, caller: {"json": {"scopes": ["play"], "label": f"matrix {caller}"}}),
+    # Quick play, the player's own entry: the world's player joins (its play-only token is the same player, who
+    # waits already), reads, then leaves (and its play-only token finds no entry left); another player alike.
+    ("POST", "/v1/pools/{pool}/entry"): Route(
+        fixed("/v1/pools/scharfe-schoten-4/entry"), pool_entry(201, player_play_only=(409, "already_waiting")),
+        credential="player token", body=lambda client, world, caller: {"json": {"bots": False}}),
+    ("GET", "/v1/pools/{pool}/entry"): Route(fixed("/v1/pools/scharfe-schoten-4/entry"), pool_entry(200),
+                                             credential="player token"),
+    ("DELETE", "/v1/pools/{pool}/entry"): Route(fixed("/v1/pools/scharfe-schoten-4/entry"),
+                                                pool_entry(200, player_play_only=(404, "no_entry")),
+                                                credential="player token"),
+    ("DELETE", "/v1/players/{handle}/tokens/{token_id}"): Route(
+        lambda world, caller: f"/v1/players/{world.player}/tokens/{world.spare_token_id}", player_account(204),
+        credential="player token",
+        mark=lambda client, world, caller: len(client.get(f"/v1/players/{world.player}/tokens",
+                                                          headers=world.headers("player")).get_json()["tokens"])),
     ("POST", "/v1/games/{id}/seats/{seat}"): Route(
         lambda world, caller: f"/v1/games/{world.seat_table}/seats/{world.seat_table_seat}",
-        answers(TOURNAMENT_SEAT),
-        mark=seat_table_seq, credential="participant"),
+        answers(TOURNAMENT_SEAT, malformed=MISSING_TOKEN, revoked_player=INVALID_TOKEN),
+        mark=seat_table_seq, credential="token"),
     ("POST", "/v1/tournaments/{tournament_id}/participants/{participant}/seat"): Route(
         tournament("/participants/0/seat"), tournament_credential("participant", 201), mark=table_seq,
         credential="participant"),

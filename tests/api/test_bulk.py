@@ -42,7 +42,7 @@ def league_round(players: list[str]) -> dict:
                       for i in range(0, len(players), 3)]}
 
 
-def test_a_league_round_is_paired_in_one_request_and_each_player_claims_its_seat_once(api):
+def test_a_league_round_is_paired_in_one_request_and_each_player_claims_its_seat_once_with_answers_repeatable(api):
     players = [f"p{n}" for n in range(9)]
     created = post(api, league_round(players))
     assert created.status_code == 201, created.get_json()
@@ -59,8 +59,9 @@ def test_a_league_round_is_paired_in_one_request_and_each_player_claims_its_seat
     assert (seat["game_id"], seat["seat"]) == (claim["seats"][0]["game_id"], claim["seats"][0]["seat"])
     view = api.get(f"/v1/games/{seat['game_id']}/view", headers={"Authorization": f"Bearer {seat['token']}"})
     assert view.get_json()["viewer"] == seat["seat"] and view.get_json()["legal"]
-    again = api.post(claim["url"])
-    assert again.status_code == 410 and again.get_json()["code"] == "claim_redeemed"
+    again = api.post(claim["url"])  # a lost answer is fetched again: the same seat, the same token
+    assert again.status_code == 200 and again.get_json()["seats"] == redeemed.get_json()["seats"]
+    assert again.get_json()["redeemed_at"] == redeemed.get_json()["redeemed_at"]
     assert api.post("/v1/claims/cl_" + "A" * 32).get_json()["code"] == "unknown_claim"
     # A claim's token is of its own seat: another table's is not its to read as a seat.
     other = body["claims"][3]["seats"][0]
@@ -196,3 +197,19 @@ def test_without_operator_keys_a_bulk_counts_against_the_quotas_by_its_games(red
     assert first.status_code == 201
     second = client.post("/v1/games/bulk", json=body, headers={"Idempotency-Key": "b"}, environ_base=address)
     assert second.status_code == 429 and second.get_json()["code"] == "create_quota"  # 6 games > 4
+
+
+def test_a_retry_after_start_at_has_passed_answers_the_first_answer(api, monkeypatch):
+    """The key promises the first answer for 24 hours: a batch cut short by a 503 is completed by its retry
+    even once its start_at has passed (only a new batch must start ahead of now)."""
+    start_ms = int(time.time() * 1000) + 60_000
+    body = {"start_at": iso(start_ms), "games": [{**SCHOTEN, "seats": [HUMAN, BOT, BOT]}]}
+    key = secrets.token_hex(8)
+    first = post(api, body, key)
+    assert first.status_code == 201, first.get_json()
+    monkeypatch.setattr("api.bulk.time.time", lambda: start_ms / 1000 + 3600)  # an hour past start_at
+    retry = post(api, body, key)
+    assert retry.status_code == 201, retry.get_json()
+    assert retry.get_json() == first.get_json() and retry.headers["Idempotent-Replayed"] == "true"
+    late = post(api, body)  # a new batch with that start_at: refused
+    assert late.status_code == 422 and late.get_json()["errors"] == {"start_at": ["must be ahead of now"]}

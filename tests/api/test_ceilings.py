@@ -22,7 +22,7 @@ def test_a_game_whose_deals_never_count_is_cut_short(client):
     rules = {"allowed_games": ["rufspiel"], "thrown_in_counts": False, "deals": 1}
     game_id, tokens = new_game(client, game="schafkopf", players=4, humans=(0, 1, 2, 3), rules=rules)
     summary = client.get(f"/v1/games/{game_id}").get_json()
-    assert summary["limits"] == {"max_deals": 20, "max_events": 3100} and summary["cut_short"] is None
+    assert summary["limits"] == {"max_deals": 20, "max_events": 3100, "max_idle_s": 21600} and summary["cut_short"] is None
     for _ in range(1000):  # everybody passes, every time: no deal is ever played
         summary = client.get(f"/v1/games/{game_id}").get_json()
         if summary["status"] == "finished":
@@ -44,10 +44,10 @@ def test_a_game_whose_deals_never_count_is_cut_short(client):
 
 def test_a_creator_sets_the_ceilings_and_bad_ones_are_named(client):
     game_id, _ = new_game(client, game="scharfe-schoten", players=3)
-    assert client.get(f"/v1/games/{game_id}").get_json()["limits"] == {"max_deals": 6, "max_events": 1000}
+    assert client.get(f"/v1/games/{game_id}").get_json()["limits"] == {"max_deals": 6, "max_events": 1000, "max_idle_s": 21600}
     answer = client.post("/v1/games", json={"game": "scharfe-schoten", "players": 3,
                                             "limits": {"max_deals": 0, "max_moves": 5}})
     assert answer.status_code == 422
     assert {"limits", "limits.max_deals"} <= set(answer.get_json()["errors"])
     answer = client.post("/v1/games", json={"game": "scharfe-schoten", "players": 3, "limits": {"max_events": 50}})
-    assert answer.status_code == 201 and answer.get_json()["limits"] == {"max_deals": 6, "max_events": 50}
+    assert answer.status_code == 201 and answer.get_json()["limits"] == {"max_deals": 6, "max_events": 50, "max_idle_s": 21600}

@@ -20,7 +20,8 @@ def test_the_index_links_to_everything_a_client_starts_from(client):
     index = client.get("/v1").get_json()
     assert index["name"] == "stich" and set(index["games"]) == {"scharfe-schoten", "schafkopf", "scharwenzel"}
     for name, path in index["links"].items():
-        assert client.get(path).status_code == 200, name
+        # The socket answers a plain GET 426: it is a WebSocket (tests/e2e/test_socket.py opens it).
+        assert client.get(path).status_code == (426 if name == "socket" else 200), name
     assert client.get("/", headers={"Accept": "application/json"}).get_json() == index
 
 
@@ -36,6 +37,27 @@ def test_the_served_contract_is_the_repository_file(client):
     assert served.mimetype == "application/yaml"
     assert served.get_data(as_text=True) == CONTRACT.read_text()
     assert client.get("/v1/openapi.json").get_json() == yaml.safe_load(CONTRACT.read_text())
+
+
+def test_every_download_is_offered_as_bytes_too(client):
+    """The contracts, the icon and the exports go out under their own media type, or as
+    `application/octet-stream` (the same bytes) to a client that asks for that: the contract lists
+    both, and generators that know neither YAML nor JSON Lines read the bytes."""
+    game = client.post("/v1/games", json={"game": "schafkopf", "players": 4, "seats": [{"kind": "bot"}] * 4})
+    assert game.status_code == 201, game.get_json()
+    downloads = {"/v1/openapi.yaml": "application/yaml", "/v1/asyncapi.yaml": "application/yaml",
+                 "/favicon.ico": "image/x-icon", f"/v1/games/{game.get_json()['id']}/export": "application/x-ndjson"}
+    contract = yaml.safe_load(CONTRACT.read_text())
+    for path, native in downloads.items():
+        own = client.get(path)
+        assert own.status_code == 200 and own.mimetype == native, path
+        assert client.get(path, headers={"Accept": "*/*"}).mimetype == native, path
+        as_bytes = client.get(path, headers={"Accept": "application/octet-stream"})
+        assert as_bytes.mimetype == "application/octet-stream" and as_bytes.data == own.data, path
+        assert "Accept" in own.vary and "Accept" in as_bytes.vary, path  # a cache keeps the two apart
+        template = "/v1/games/{id}/export" if path.endswith("/export") else path
+        assert list(contract["paths"][template]["get"]["responses"]["200"]["content"]) == [
+            native, "application/octet-stream"], path
 
 
 def test_the_docs_work_without_internet_access(client):
@@ -99,17 +121,25 @@ def test_numbers_in_paths_and_queries_are_ascii_digits_only(client):
 
 def test_health_names_the_component_that_is_down(redis_url, monkeypatch):
     from api import create_app, meta as meta_module
+    from workers.heartbeat import ANALYSIS_KEY, KEY
 
     client = create_app(redis_url, bots="rq").test_client()  # bots through a queue: workers are checked
-    monkeypatch.setattr(meta_module, "live_workers", lambda queue: 0)
+    live = {KEY: 0, ANALYSIS_KEY: 1}
+    monkeypatch.setattr(meta_module, "live_workers", lambda queue, key=KEY: live[key])
     down = client.get("/v1/health")
     validate_response(down, "/v1/health", "get")
     assert down.status_code == 503 and down.mimetype == "application/problem+json"
+    # An analysis worker alone plays no bot's turn: it is counted apart, and is no bot worker.
     assert down.get_json()["code"] == "unhealthy" and down.get_json()["components"] == {
-        "store": {"status": "up"}, "queue": {"status": "up"}, "workers": {"status": "down", "count": 0}}
-    monkeypatch.setattr(meta_module, "live_workers", lambda queue: 2)
-    assert client.get("/v1/health").get_json() == {"status": "ok", "components": {
-        "store": {"status": "up"}, "queue": {"status": "up"}, "workers": {"status": "up", "count": 2}}}
+        "store": {"status": "up"}, "queue": {"status": "up"}, "workers": {"status": "down", "count": 0},
+        "analysis": {"status": "up", "count": 1}}
+    live.update({KEY: 2, ANALYSIS_KEY: 0})
+    ok = client.get("/v1/health")
+    validate_response(ok, "/v1/health", "get")
+    # Without an analysis worker the games play on (analyses stay queued): said, but not a 503.
+    assert ok.status_code == 200 and ok.get_json() == {"status": "ok", "components": {
+        "store": {"status": "up"}, "queue": {"status": "up"}, "workers": {"status": "up", "count": 2},
+        "analysis": {"status": "absent", "count": 0}}}
     monkeypatch.setattr(meta_module, "answers", lambda redis_client: False)  # as if Redis were gone
     gone = client.get("/v1/health")
     assert gone.status_code == 503 and gone.get_json()["detail"] == "not up: queue, store"
@@ -127,3 +157,11 @@ def test_a_worker_counts_while_it_beats(redis_client):
     assert live_workers(redis_client, now=1000.0 + STALE_S + 1, key=key) == 1  # host:1 has gone quiet
     assert live_workers(redis_client, now=1003.0 + STALE_S + 1, key=key) == 0
     assert redis_client.exists(key) == 0  # stale members are removed, not only ignored
+
+
+def test_the_favicon_is_served_from_the_package(client):
+    """/docs and /play ask for it; it comes from this server, as everything they load does."""
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/x-icon"
+    assert icon.data[:4] == b"\x00\x00\x01\x00" and b"PNG" in icon.data[:40]  # an ICO holding a PNG
+    assert validate_response(icon, "/favicon.ico", "get") is None

@@ -177,3 +177,64 @@ def test_a_tournament_over_the_anonymous_size_is_a_403_naming_the_limit(redis_ur
     assert searching.status_code == 403 and searching.get_json()["code"] == "search_budget_limit"
     assert searching.get_json()["requested"] == 2500
     assert client.post("/v1/tournaments", json=TOURNAMENT).status_code == 201  # nothing refused changed anything
+
+
+def test_withdrawing_to_the_search_bot_is_counted_as_creating_with_it_would_be(redis_url, address):
+    """60 humans withdrawn one by one to the search bot would think 30,000 ms a decision, past the 26,500 ms a
+    tournament of 60 search bots is refused for: each withdrawal to the search is checked like a creation."""
+    client = client_for(redis_url, address, search_ms=1500, active=100, tournament_deals=1000)
+    created = client.post("/v1/tournaments", json={**TOURNAMENT, "participants": [{"kind": "human"}] * 6})
+    assert created.status_code == 201, created.get_json()
+    tid, organizer = created.get_json()["id"], auth(created.get_json()["token"])
+    withdrawn = [client.post(f"/v1/tournaments/{tid}/participants/{p}/withdraw", json={"bot": "search"},
+                             headers=organizer) for p in range(4)]
+    assert [w.status_code for w in withdrawn[:3]] == [200] * 3  # 3 x 500 ms: the limit
+    refused = withdrawn[3].get_json()
+    assert withdrawn[3].status_code == 403 and refused["code"] == "search_budget_limit", refused
+    assert refused["requested"] == 2000 and refused["limit"] == 1500
+    after = client.get(f"/v1/tournaments/{tid}").get_json()
+    assert "withdrawn" not in after["participants"][3]  # nothing changed
+    # The heuristic costs no search: still allowed; and the tournament's search now counts for its address
+    assert client.post(f"/v1/tournaments/{tid}/participants/3/withdraw", json={"bot": "heuristic"},
+                       headers=organizer).status_code == 200
+    game = client.post("/v1/games", json=search_game(10))
+    assert game.status_code == 429 and game.get_json()["code"] == "search_budget_quota"
+    assert game.get_json()["held"] == 1500
+
+
+def test_a_withdrawal_that_does_not_fit_beside_the_addresss_other_games_is_a_429(redis_url, address):
+    client = client_for(redis_url, address, search_ms=1000, active=100, tournament_deals=1000)
+    assert client.post("/v1/games", json=search_game(600)).status_code == 201  # waits for its human: holds 600
+    created = client.post("/v1/tournaments", json={**TOURNAMENT, "participants": [{"kind": "human"}] * 6})
+    tid, organizer = created.get_json()["id"], auth(created.get_json()["token"])
+    refused = client.post(f"/v1/tournaments/{tid}/participants/0/withdraw", json={"bot": "search"}, headers=organizer)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "search_budget_quota", refused.get_json()
+    assert (refused.get_json()["held"], refused.get_json()["requested"]) == (600, 500)
+
+
+def test_a_clock_whose_bot_is_the_search_counts_every_human_seat_it_may_play(redis_url, address):
+    client = client_for(redis_url, address, search_ms=1000)
+    clocked = {**HUMAN_GAME, "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}],
+               "clock": {"per_move_s": 30, "bot": "search"}}
+    assert client.post("/v1/games", json=clocked).status_code == 201  # 2 humans x 500 ms
+    refused = client.post("/v1/games", json=clocked)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "search_budget_quota"
+    everyone = client.post("/v1/games", json={**clocked, "seats": None, "players": 3})
+    assert everyone.status_code in (403, 422) or everyone.get_json()["code"] == "search_budget_quota"
+    tournament = client.post("/v1/tournaments", json={**TOURNAMENT, "participants": [{"kind": "human"}] * 3
+                                                      + [{"kind": "bot"}] * 3, "clock": {"per_move_s": 30,
+                                                                                         "bot": "search"}})
+    assert tournament.status_code == 403 and tournament.get_json()["requested"] == 1500
+
+
+def test_a_creation_that_can_never_pass_the_rate_is_a_403_and_costs_nothing(redis_url, address):
+    client = client_for(redis_url, address, creates=4, create_window_s=3600)
+    body = {"games": [HUMAN_GAME] * 5}
+    too_many = client.post("/v1/games/bulk", json=body, headers={"Idempotency-Key": "five"})
+    assert too_many.status_code == 403 and too_many.get_json()["code"] == "create_limit", too_many.get_json()
+    assert too_many.get_json()["limit"] == 4 and "Retry-After" not in too_many.headers
+    # ...and it used none of the window: four games still fit
+    assert client.post("/v1/games/bulk", json={"games": [HUMAN_GAME] * 4},
+                       headers={"Idempotency-Key": "four"}).status_code == 201
+    refused = client.post("/v1/games", json=HUMAN_GAME)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "create_quota"

@@ -365,3 +365,81 @@ def test_a_hung_up_stream_gives_its_slot_back_within_a_couple_of_seconds(redis_u
         stream.close()
     finally:
         server_side.close()
+
+
+# -- a bulk pairing's named seat is its player's -----------------------------------------------
+
+def bulk_paired(client, player: str, games: int = 1, **extra) -> dict:
+    """A bulk pairing whose seat 0 in each game is ``player``'s, and seat 1 a human whose token is in the
+    answer (who does not move, so the game waits rather than being played to its end by bots)."""
+    body = {"games": [{"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1},
+                       "seats": [{"kind": "human", "player": player}, {"kind": "human"}, {"kind": "bot"}],
+                       **extra}
+                      for _ in range(games)]}
+    created = client.post("/v1/games/bulk", json=body, headers={"Idempotency-Key": f"k-{time.time_ns()}"})
+    assert created.status_code == 201, created.get_json()
+    return created.get_json()
+
+
+def test_a_named_players_abandoned_seat_is_taken_again_only_through_its_claim(app, client, now):
+    paired = bulk_paired(client, "frank", clock=CLOCK)
+    game_id = paired["games"][0]["id"]
+    [claim] = paired["claims"]
+    # Before and after the unredeemed seat is abandoned, the game's seat route refuses everyone
+    assert client.post(f"/v1/games/{game_id}/seats/0").get_json()["code"] == "claimed_seat"
+    abandon(app, client, game_id, 0, now)
+    stranger = client.post(f"/v1/games/{game_id}/seats/0")
+    assert stranger.status_code == 403 and stranger.get_json()["code"] == "claimed_seat", stranger.get_json()
+    assert client.get(f"/v1/games/{game_id}").get_json()["seats"][0]["taken"]
+    # Frank's claim takes it again: a token of the seat's next holder, which reads its hand
+    redeemed = client.post(claim["url"])
+    assert redeemed.status_code == 201, redeemed.get_json()
+    [seat] = redeemed.get_json()["seats"]
+    view = client.get(f"/v1/games/{game_id}/view", headers=auth(seat["token"])).get_json()
+    assert view.get("viewer") == 0 and view["game_state"]["hand"], view
+    assert not client.get(f"/v1/games/{game_id}").get_json()["clock"]["seats"][0]["abandoned"]
+    # Abandoned again (once the other human has moved and it is its turn), the claim takes it again
+    # once more: the earlier token is superseded
+    other = auth(paired["games"][0]["seats"][1]["token"])
+    while 0 not in client.get(f"/v1/games/{game_id}").get_json()["to_act"]:
+        legal = client.get(f"/v1/games/{game_id}/view", headers=other).get_json()["legal"]
+        assert client.post(f"/v1/games/{game_id}/commands", json=legal[0], headers=other).status_code == 200
+    abandon(app, client, game_id, 0, now)
+    again = client.post(claim["url"])
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    [newer] = again.get_json()["seats"]
+    assert newer["token"] != seat["token"]
+    assert client.get(f"/v1/games/{game_id}/view", headers=auth(seat["token"])).get_json()["code"] == \
+        "token_superseded"
+    assert client.get(f"/v1/games/{game_id}/view", headers=auth(newer["token"])).get_json()["viewer"] == 0
+    # And every later answer holds that same token
+    assert client.post(claim["url"]).get_json()["seats"] == again.get_json()["seats"]
+
+
+def test_concurrent_redemptions_of_one_claim_all_hold_the_same_seats_and_one_is_the_redemption(app):
+    client = app.test_client()
+    paired = bulk_paired(client, "gina", games=8)
+    [claim] = paired["claims"]
+    answers, barrier = [], threading.Barrier(8)
+
+    def redeem():
+        mine = app.test_client()
+        barrier.wait()
+        answer = mine.post(claim["url"])
+        answers.append((answer.status_code, answer.get_json()))
+
+    threads = [threading.Thread(target=redeem) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(status for status, _ in answers) == [200] * 7 + [201], [a for _, a in answers]
+    seat_sets = {json.dumps(body["seats"], sort_keys=True) for _, body in answers}
+    assert len(seat_sets) == 1  # one set of seats, every answer
+    [seats] = [body["seats"] for _, body in answers[:1]]
+    assert len(seats) == 8 and {s["game_id"] for s in seats} == {g["id"] for g in paired["games"]}
+    for seat in seats:
+        view = client.get(f"/v1/games/{seat['game_id']}/view", headers=auth(seat["token"])).get_json()
+        assert view["viewer"] == 0, view
+    # A retry long after (a lost answer) holds the same tokens
+    assert client.post(claim["url"]).get_json()["seats"] == seats

@@ -183,19 +183,196 @@ def test_uploads_count_their_bytes_a_minute_per_address_and_an_operator_key_is_e
 
 def test_an_upload_refused_while_the_process_is_busy_costs_no_upload_quota(redis_url, export_text, monkeypatch):
     """Counted once its work runs: a 503 ``verifier_busy`` leaves the address's minute untouched."""
-    import api.audit
+    import api.uploads
     from api import create_app
     from api.quotas import Quotas
 
     size = len(export_text.encode())
     client = create_app(redis_url, bots="inline", quotas=Quotas(upload_bytes=size + 10)).test_client()
     address = {"REMOTE_ADDR": f"10.5.{random.randrange(256)}.{random.randrange(256)}"}
-    monkeypatch.setattr(api.audit, "TURN_WAIT_S", 0.05)
-    assert api.audit.TURN.acquire(timeout=5)
+    monkeypatch.setattr(api.uploads, "WAIT_S", 0.05)
+    assert api.uploads.TURN.acquire(timeout=5)
     try:
         for _ in range(3):
             busy = client.post("/v1/verify", data=export_text, environ_base=address)
             assert busy.status_code == 503 and busy.get_json()["code"] == "verifier_busy"
     finally:
-        api.audit.TURN.release()
+        api.uploads.TURN.release()
     assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
+
+
+# --------------------------------------------------------------------------- bounded before read
+
+class CountedBody(io.BytesIO):
+    """A request body that counts the reads of it: a refusal before the body is read makes none."""
+
+    reads = 0
+
+    def read(self, size=-1):
+        self.reads += 1
+        return super().read(size)
+
+    def readline(self, size=-1):
+        self.reads += 1
+        return super().readline(size)
+
+    def readinto(self, buffer):
+        self.reads += 1
+        return super().readinto(buffer)
+
+
+def upload_app(redis_url, **quotas):
+    from api import create_app
+    from api.quotas import Quotas
+
+    return create_app(redis_url, bots="inline", quotas=Quotas(**quotas))
+
+
+def fresh_address() -> dict:
+    return {"REMOTE_ADDR": f"10.35.{random.randrange(256)}.{random.randrange(256)}"}
+
+
+def post_unread(client, route: str, length: int, address: dict, headers: dict | None = None):
+    """An upload declaring ``length`` bytes whose body must not be read: (answer, the body)."""
+    body = CountedBody(b" " * 16)
+    # The declared length as the environ's own: the test client would measure the stream instead.
+    answer = client.post(route, input_stream=body, content_type=NDJSON, environ_base=address,
+                         environ_overrides={"CONTENT_LENGTH": str(length)}, headers=headers or {})
+    return answer, body
+
+
+@pytest.mark.parametrize("route", ["/v1/verify", "/v1/imports"])
+def test_a_chunked_or_oversized_upload_is_refused_before_its_body_is_read(client, route):
+    """A chunked body's length is known only once it has been read: 411. A declared length over
+    8 MiB: 413."""
+    from api.uploads import UPLOAD_MAX_BYTES
+
+    chunked, body = post_unread(client, route, 0, fresh_address(), {"Transfer-Encoding": "chunked"})
+    assert (chunked.status_code, chunked.get_json()["code"], body.reads) == (411, "length_required", 0)
+    assert chunked.mimetype == "application/problem+json" and "Content-Length" in chunked.get_json()["detail"]
+    large, body = post_unread(client, route, UPLOAD_MAX_BYTES + 1, fresh_address())
+    assert (large.status_code, large.get_json()["code"], body.reads) == (413, "body_too_large", 0)
+
+
+def test_an_upload_past_the_quota_is_refused_before_its_body_is_read(redis_url, export_text):
+    """The declared length is counted before the body is read; an upload refused counts nothing."""
+    size = len(export_text.encode())
+    client = upload_app(redis_url, upload_bytes=size + 10).test_client()
+    address = fresh_address()
+    refused, body = post_unread(client, "/v1/verify", size + 11, address)
+    assert (refused.status_code, refused.get_json()["code"], body.reads) == (429, "upload_quota", 0)
+    assert int(refused.headers["Retry-After"]) > 0 and refused.get_json()["limit"] == size + 10
+    # The refusal counted nothing: the whole quota is still there.
+    assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
+    again, body = post_unread(client, "/v1/verify", 11, address)
+    assert (again.status_code, again.get_json()["code"], body.reads) == (429, "upload_quota", 0)
+
+
+def test_an_address_has_two_uploads_at_once_per_process(redis_url, export_text):
+    """A third upload while two of the address's are in flight is a 429 before its body is read,
+    counting no quota; another address, and an operator key, are not held up."""
+    size = len(export_text.encode())
+    app = upload_app(redis_url, upload_bytes=size + 10, uploads=2)
+    client, keeper = app.test_client(), app.extensions["stich.quotas"]
+    address = fresh_address()
+    with keeper.holding_upload(address["REMOTE_ADDR"]), keeper.holding_upload(address["REMOTE_ADDR"]):
+        for route in ("/v1/verify", "/v1/imports"):
+            refused, body = post_unread(client, route, size, address)
+            assert (refused.status_code, refused.get_json()["code"], body.reads) == (429, "upload_concurrency", 0)
+            assert refused.get_json()["limit"] == 2 and int(refused.headers["Retry-After"]) > 0
+        assert client.post("/v1/verify", data=export_text, environ_base=fresh_address()).status_code == 200
+    assert keeper._uploading == {}  # every slot given back
+    # The refusals counted no quota: the address's whole minute is still there.
+    assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
+    assert keeper._uploading == {}
+    keyed = upload_app(redis_url, uploads=1, api_keys=frozenset({"k"}))
+    with keyed.extensions["stich.quotas"].holding_upload(address["REMOTE_ADDR"]):
+        assert keyed.test_client().post("/v1/verify", data=export_text, environ_base=address,
+                                        headers={"X-API-Key": "k"}).status_code == 200
+
+
+def test_an_upload_that_finds_no_room_is_a_503_before_its_body_is_read(redis_url, export_text, monkeypatch):
+    """The process's buffer of upload bytes is full: the upload waits ``WAIT_S``, then is a 503 that
+    read nothing and costs no quota; once there is room it is verified."""
+    import api.uploads
+    from api.uploads import UploadBuffer
+
+    size = len(export_text.encode())
+    client = upload_app(redis_url, upload_bytes=size + 10).test_client()
+    address = fresh_address()
+    monkeypatch.setattr(api.uploads, "BUFFER", UploadBuffer(size + 10))
+    monkeypatch.setattr(api.uploads, "WAIT_S", 0.05)
+    with api.uploads.BUFFER.holding(11, 0):
+        busy, body = post_unread(client, "/v1/verify", size, address)
+        assert (busy.status_code, busy.get_json()["code"], body.reads) == (503, "verifier_busy", 0)
+        assert busy.headers["Retry-After"] == "5" and f"at most {size + 10}" in busy.get_json()["detail"]
+        # Smaller ones fit beside what is held.
+        small = client.post("/v1/verify", data=export_text[:size - 11], environ_base=fresh_address())
+        assert small.status_code in (200, 400, 422) and small.get_json().get("code") != "verifier_busy"
+    assert api.uploads.BUFFER.held == 0
+    assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
+
+
+def test_an_upload_whose_body_ends_early_is_a_400_and_costs_no_quota(redis_url, export_text):
+    size = len(export_text.encode())
+    client = upload_app(redis_url, upload_bytes=size + 10).test_client()
+    address = fresh_address()
+    short = client.post("/v1/verify", input_stream=io.BytesIO(export_text.encode()), content_type=NDJSON,
+                        environ_base=address, environ_overrides={"CONTENT_LENGTH": str(size + 10)})
+    assert short.status_code == 400 and short.mimetype == "application/problem+json"
+    assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
+
+
+def test_the_buffer_lets_an_upload_in_once_room_is_given_back():
+    import threading
+
+    from api.problems import Problem
+    from api.uploads import UploadBuffer
+
+    buffer = UploadBuffer(10)
+    entered = threading.Event()
+
+    def second():
+        with buffer.holding(6, 5):
+            entered.set()
+
+    with buffer.holding(6, 0):
+        waiting = threading.Thread(target=second)
+        waiting.start()
+        assert not entered.wait(0.1) and buffer.held == 6  # 6 + 6 does not fit in 10
+        with buffer.holding(4, 0):  # 6 + 4 does
+            assert buffer.held == 10
+    waiting.join(5)
+    assert entered.is_set() and buffer.held == 0
+    with buffer.holding(10, 0), pytest.raises(Problem) as refused:
+        with buffer.holding(1, 0.01):
+            pass
+    assert refused.value.status == 503 and refused.value.code == "verifier_busy"
+    assert buffer.held == 0
+
+
+@pytest.mark.parametrize("framing, read, closes", [
+    ("length", 0, True), ("length", 120_000, True), ("length", 140_000, False), ("length", None, False),
+    ("chunked", 0, True), ("chunked", 140_000, True), ("chunked", None, False)])
+def test_an_answer_that_leaves_most_of_the_body_unread_closes_the_connection(framing, read, closes):
+    """gunicorn would discard an unread body a kilobyte at a time before the connection's next
+    request, never yielding while its bytes wait: past 64 KiB unread, or a chunked body (of a
+    length unknown) before its end, the connection closes."""
+    from stich.web_worker import guard_framing
+
+    server_response = Response()
+
+    def app(environ, start_response):
+        body = environ["wsgi.input"]
+        if read is None:  # to the end, as a JSON route reads its body
+            while body.read(65536):
+                pass
+        elif read:
+            body.read(read)
+        start_response("429 Too Many Requests", [("Content-Type", "application/problem+json")])
+        return [b"{}"]
+
+    environ = {"REQUEST_METHOD": "POST", "wsgi.input": io.BytesIO(b" " * 200_000)}
+    environ.update({"CONTENT_LENGTH": "200000"} if framing == "length" else {"HTTP_TRANSFER_ENCODING": "chunked"})
+    guard_framing(app)(environ, StartResponse(lambda *args: None, server_response))
+    assert server_response.closed is closes

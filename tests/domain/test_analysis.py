@@ -41,6 +41,9 @@ def test_an_analysis_judges_decisions_and_sums_them_up_per_seat(game):
     assert judged, f"{name}: no decision judged"
     assert result["progress"] == {"done": len(result["decisions"]), "total": len(result["decisions"])}
     limits = analysis.thresholds(name)
+    assert result["unit"] == {"schafkopf": "payment units per seat",
+                              "scharwenzel": "points for the seat's side (a hook is 24)",
+                              "scharfe-schoten": "points of the round for the seat"}[name]
     for d in judged:
         assert d["best"]["value"] >= d["played"]["value"]
         assert d["loss"] == pytest.approx(d["best"]["value"] - d["played"]["value"], abs=0.002)

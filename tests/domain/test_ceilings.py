@@ -9,6 +9,7 @@ import pytest
 from domain import errors
 from domain.event import Event
 from domain.registry import all_games
+from domain.limits import DEFAULT_IDLE_S
 from domain.table import MAX_DEALS, MAX_EVENTS, Table, TableState
 
 from .harness import event_types, new_table, random_playout, run_system
@@ -110,7 +111,8 @@ def test_only_the_system_cuts_a_game_short_and_only_at_a_ceiling():
 ])
 def test_every_game_records_its_ceilings(name, players, rules, deals):
     [created] = [e for e in create(name, players, rules) if e.type == "GameCreated"]
-    assert created.data["limits"] == {"max_deals": deals, "max_events": min(150 * deals + 100, MAX_EVENTS)}
+    assert created.data["limits"] == {"max_deals": deals, "max_events": min(150 * deals + 100, MAX_EVENTS),
+                                      "max_idle_s": DEFAULT_IDLE_S}
     assert "limits" in created.visibility.public_keys
 
 

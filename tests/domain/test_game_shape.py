@@ -29,11 +29,13 @@ ROLES = {
     "scoring": "the scores or settlement of a deal and of the game",
     "simulator": "integer cards and bitmask hands for the bots' search",
     "transcript": "the deals as Markdown",
+    "record": "a finished game's deal records and rating matches, for history and ratings",
 }
 BOT_ROLES = ("heuristic", "search", "determinize")
 # Names that would hold one of the roles above under another name.
 ALIASES = {"views": "view", "rules": "ruleset", "deals": "deal", "preset": "presets", "settlement": "scoring",
-           "scores": "scoring", "card": "cards", "states": "state", "transcripts": "transcript"}
+           "scores": "scoring", "card": "cards", "states": "state", "transcripts": "transcript",
+           "records": "record", "history": "record"}
 
 
 def game_packages() -> list[Path]:

@@ -12,12 +12,16 @@ import time
 import pytest
 
 from stich.redis_server import free_port
+from tests.prerequisites import skip_unless_required
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    # Quick play's bots fill a table after 2 s here, not 20: test_play_players_browser.py waits for
+    # them. A test that joins a pool and wants no bots says so in its join ("bots": false).
+    env.setdefault("STICH_POOL_WAIT", "2")
     data_dir = tmp_path_factory.mktemp("stich-data")
     process = subprocess.Popen([sys.executable, "-m", "stich.cli", "serve", "--port", str(port),
                                 "--data-dir", str(data_dir)], env=env,
@@ -62,9 +66,8 @@ def browser(tmp_path_factory):
     media as it found them."""
     missing = _missing()
     if missing:
-        if os.environ.get("STICH_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"STICH_REQUIRE_BROWSER=1 but {missing} is missing (apt-get install chromium chromium-driver)")
-        pytest.skip(f"no browser for the /play tests: {missing} missing (apt-get install chromium chromium-driver)")
+        skip_unless_required("STICH_REQUIRE_BROWSER", f"no browser for the /play tests: {missing} missing",
+                             "apt-get install chromium chromium-driver")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -81,3 +84,16 @@ def browser(tmp_path_factory):
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def width(browser, request):
+    """The page at a desktop's width, or a phone's (emulated as Chromium's device mode does): a
+    browser test parametrizes it indirectly, None for the desktop."""
+    px = request.param
+    if px:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": px, "height": 780, "deviceScaleFactor": 1, "mobile": True})
+    yield px
+    if px:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -13,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from .card_names import COLOURS, SW_SUITS, counts, face, sk_game
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
@@ -24,10 +26,10 @@ const cards = (sel) => Array.from(document.querySelectorAll(sel), (e) => e.datas
 return {
   phase: (document.querySelector('#phase') || {dataset: {}}).dataset.phase || null,
   turn: text('#turn'), seq: text('#seq'), final: text('#final'), connection: text('#connection'),
-  hand: cards('#hand .card'), legalCards: cards('#hand button.card.legal'),
+  hand: cards('#hand .fan .card'), legalCards: cards('#hand button.card.legal'),
   disabledCards: cards('#hand button.card:disabled'),
   moves: Array.from(document.querySelectorAll('#moves button.legal'), (e) => e.dataset.words || e.textContent),
-  trick: cards('#trick .card'), mySeat: text('.seat.me'),
+  trick: cards('#trick .trick-cards:not([hidden]) .card'), mySeat: text('.seat.me'),
   log: Array.from(document.querySelectorAll('#log li'), (e) => [Number(e.value), e.textContent]),
   active: document.activeElement ? (document.activeElement.dataset.card || document.activeElement.dataset.words
     || document.activeElement.textContent) : null,
@@ -66,49 +68,15 @@ def api(server, path, token=None, body=None, headers=None):
 
 
 def token_of(driver, game_id: str) -> str:
-    """The seat's token the page keeps for this game."""
-    return json.loads(driver.execute_script(f"return localStorage.getItem('stich.seat.{game_id}')"))["token"]
+    """The token the page plays this game with: the seat's own, or for a seat taken as a player
+    (which has none), the signed-in player's."""
+    kept = json.loads(driver.execute_script(f"return localStorage.getItem('stich.seat.{game_id}')"))
+    if kept["token"]:
+        return kept["token"]
+    return json.loads(driver.execute_script("return localStorage.getItem('stich.player')"))["token"]
 
 
 # --------------------------------------------------------------------------- what each game shows
-
-COLOURS = {"R": "Red", "G": "Green", "Y": "Yellow", "B": "Black"}
-
-
-SK_SUITS = {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"}
-
-
-SK_RANKS = {"A": "Sau", "10": "Zehn", "K": "König", "O": "Ober", "U": "Unter", "9": "Neun", "8": "Acht", "7": "Sieben"}
-
-
-SW_SUITS = {"C": ("♣", "clubs"), "S": ("♠", "spades"), "H": ("♥", "hearts"), "D": ("♦", "diamonds")}
-
-
-SK_GAMES = {"rufspiel": "Rufspiel", "solo": "Solo", "wenz": "Wenz", "solo_tout": "Solo Tout", "wenz_tout": "Wenz Tout",
-            "sie": "Sie", "farbwenz": "Farbwenz", "geier": "Geier", "farbgeier": "Farbgeier", "bettel": "Bettel",
-            "hochzeit": "Hochzeit", "ramsch": "Ramsch"}
-
-
-def face(game: str, code: str) -> tuple[str, str, str]:
-    """(rank, suit as printed on the face, the card's name) of a card code, as a person reads them."""
-    if game == "scharfe-schoten":
-        return code[1:], code[0], f"{COLOURS[code[0]]} {code[1:]}"
-    if game == "schafkopf":
-        return code[1:], code[0], f"{SK_SUITS[code[0]]} {SK_RANKS[code[1:]]}"
-    symbol, name = SW_SUITS[code[-1]]
-    return code[:-1], symbol, f"{code[:-1]} of {name}"
-
-
-def sk_game(game: str, suit: str | None) -> str:
-    name = SK_GAMES[game]
-    if not suit:
-        return name
-    return f"{name} auf die {SK_SUITS[suit]}-Sau" if game == "rufspiel" else f"{SK_SUITS[suit]}-{name}"
-
-
-def counts(colours: dict) -> str:
-    return " · ".join(f"{COLOURS[c]} {colours.get(c, 0)}" for c in "RGYB")
-
 
 # The game's own parts of the table, as text a person reads, in one script.
 READ_PARTS = """
@@ -119,7 +87,7 @@ const perSeat = (sel) => Array.from(document.querySelectorAll('#seats .seat'))
     const e = s.querySelector(sel); return e ? e.textContent : null; });
 const called = document.querySelector('#called-ace .card');
 return {
-  seq: text('#seq'), hand: Array.from(document.querySelectorAll('#hand .card'), (e) => e.dataset.card),
+  seq: text('#seq'), hand: Array.from(document.querySelectorAll('#hand .fan .card'), (e) => e.dataset.card),
   legalCards: Array.from(document.querySelectorAll('#hand button.card.legal'), (e) => e.dataset.card),
   cupboard: text('#cupboard'), collections: perSeat('.collection'), predictions: perSeat('.prediction'),
   bids: texts('#bids li'), trumps: text('#trumps'),
@@ -131,12 +99,37 @@ return {
 """
 
 
+def hand_order(game: str, state: dict, cards: list[str]) -> list[str]:
+    """The hand as the game ranks it, trumps first, best first, from the domain's own orders
+    (the page sorts it itself: this is the check that it sorts as the rules rank)."""
+    if game == "schafkopf":
+        from domain.schafkopf.game_types import order
+
+        declared = state.get("declared") or {}
+        ranked = order(declared.get("game") or "rufspiel", declared.get("suit"))
+        key = {card: (0, ranked.trumps.index(card), 0) if ranked.is_trump(card)
+               else (1, "EGHS".index(card[0]), ranked.plain_ranks.index(card[1:])) for card in cards}
+    elif game == "scharwenzel":
+        from domain.scharwenzel.cards import PERMANENT, RANKS, SUITS, deck
+
+        trumps = state["trumps"]["order"] if state.get("trumps") else PERMANENT
+        key = {card: (1, SUITS.index(card[-1]), RANKS.index(card[:-1])) for card in deck(6) + deck(4)}
+        key.update({card: (0, i, 0) for i, card in enumerate(trumps)})
+    else:
+        ranking = state.get("ranking") or list("RGYB")
+        supers = state.get("super_trumps") or []
+        key = {card: (0, ranking.index(card[0]), 0) if card in supers else (1, ranking.index(card[0]), -int(card[1:]))
+               for card in cards}
+    return sorted(cards, key=key.__getitem__)
+
+
 def expected_parts(game: str, view: dict) -> dict:
     """What the page must show of ``view`` (GET /view for the same seat), in the page's words."""
     s = view["game_state"] or {}
+    hand = hand_order(game, s, s.get("hand") or [])
     legal = [c["card"] for c in view.get("legal") or [] if c["type"] == "play"]
-    legal.sort(key=(s.get("hand") or []).index)  # highlighted in the hand, in the hand's order
-    out = {"seq": f"event {view['seq']}", "hand": s.get("hand") or [], "legalCards": legal}
+    legal.sort(key=hand.index)  # highlighted in the hand, in the hand's order
+    out = {"seq": f"event {view['seq']}", "hand": hand, "legalCards": legal}
     if game == "scharfe-schoten":
         taker = s.get("taker")
         out["cupboard"] = f"Cupboard: {counts(s['cupboard_colours'])}" + (f" · Seat {taker} takes next" if taker is not None else "")
@@ -191,7 +184,8 @@ def shows_what_the_api_shows(driver, server, game: str, game_id: str, token: str
         assert time.monotonic() < deadline, f"the page never showed event {view['seq']}: {again}"
         time.sleep(0.05)
     expected = expected_parts(game, view)
-    assert {key: shown[key] for key in expected} == expected
+    got = {key: shown[key] for key in expected}
+    assert got == expected, {key: (got[key], value) for key, value in expected.items() if got[key] != value}
     return view
 
 
@@ -212,6 +206,23 @@ def card_faces_name_suit_and_rank(driver, game: str) -> int:
     return len(faces)
 
 
+# Where an element can be clicked (the page's topmost element there is it, or inside it): an
+# offset from its centre, as Selenium's actions take it; null where it is wholly covered.
+VISIBLE_POINT = """
+const el = arguments[0];
+el.scrollIntoView({block: 'nearest'});
+const r = el.getBoundingClientRect();
+for (const fy of [0.5, 0.35, 0.65]) {
+  for (const fx of [0.5, 0.35, 0.2, 0.1, 0.65, 0.8, 0.9]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === el || el.contains(hit))) return [Math.round(x - r.left - r.width / 2), Math.round(y - r.top - r.height / 2)];
+  }
+}
+return null;
+"""
+
+
 def click(driver, selector: str, text: str | None = None) -> str:
     """Click the first element matching ``selector`` (and ``text``); what a person reads on it."""
     from selenium.common.exceptions import StaleElementReferenceException
@@ -223,7 +234,14 @@ def click(driver, selector: str, text: str | None = None) -> str:
                 label = element.get_attribute("data-card") or element.get_attribute("data-words") or element.text
                 if text is None or label == text:
                     classes = (element.get_attribute("class") or "").split()
-                    element.click()
+                    offset = driver.execute_script(VISIBLE_POINT, element) if "card" in classes else None
+                    if offset:
+                        # A fanned card lies under its right-hand neighbour: a person clicks where it shows.
+                        from selenium.webdriver.common.action_chains import ActionChains
+
+                        ActionChains(driver).move_to_element_with_offset(element, *offset).click().perform()
+                    else:
+                        element.click()
                     if "risky" in classes and "armed" not in classes:
                         # A Tout or a Solo asks once more: the first click arms it, the second calls it.
                         wait_for(driver, lambda s, label=label: s["armed"] == f"Confirm: {label}?", what=f"{label} to ask again")
@@ -251,7 +269,7 @@ def create_in_lobby(driver, server, game: str, players: int) -> str:
     driver.find_element(By.ID, "create-game").click()
     state = wait_for(driver, lambda s: s["phase"] not in (None, "waiting"), what="the table")
     assert "#game/" in driver.current_url
-    assert state["mySeat"].startswith("Seat 0 (you)")
+    assert state["mySeat"].startswith("Seat 0 (you")  # "(you)", or "(you, <handle>)" when signed in as a player
     return driver.current_url.rsplit("/", 1)[1]
 
 
@@ -317,9 +335,13 @@ def play_to_the_end(driver, server, game: str, game_id: str, shot: Path) -> dict
             return {"state": state, "moves": moves, "cards": cards_played, "faces": faces}
         faces = max(faces, card_faces_name_suit_and_rank(driver, game))
         assert state["turn"].startswith("Your turn"), state
-        # Only the legal cards are highlighted and enabled; the rest of the hand is shown, disabled.
+        # While a card is to be played only the legal cards are highlighted and enabled, the rest
+        # dimmed; in any other call (announcing, bidding, predicting) no card is dimmed.
         assert set(state["legalCards"]) <= set(state["hand"])
-        assert set(state["legalCards"]) | set(state["disabledCards"]) == set(state["hand"])
+        if state["legalCards"]:
+            assert set(state["legalCards"]) | set(state["disabledCards"]) == set(state["hand"])
+        else:
+            assert state["disabledCards"] == [], state
         assert f"{len(state['hand'])} card" in state["mySeat"]
         assert state["sideways"] <= 0, f"the page scrolls sideways by {state['sideways']} px"
         if state["legalCards"] and len(state["trick"]) >= 2 and not shot.exists():
@@ -336,7 +358,9 @@ def play_to_the_end(driver, server, game: str, game_id: str, shot: Path) -> dict
         moves += 1
         if label in state["legalCards"]:
             cards_played += 1
-            wait_for(driver, lambda s: label not in s["hand"], what=f"{label} to leave the hand")
+            # (or the deal to end with it: the next deal may hand the same card out again)
+            wait_for(driver, lambda s: label not in s["hand"] or s["phase"] != state["phase"],
+                     what=f"{label} to leave the hand")
         wait_for(driver, lambda s: s["seq"] != before or s["final"], what="the move to be answered")
     raise AssertionError(f"{game} {game_id} did not finish in time: {read(driver)}")
 
@@ -353,6 +377,16 @@ def check_the_end(driver, server, game_id: str, players: int, result: dict) -> N
     sheet = driver.find_element(By.ID, "score-sheet")
     rows = {row.find_element(By.TAG_NAME, "th").text: [c.text for c in row.find_elements(By.TAG_NAME, "td")]
             for row in sheet.find_elements(By.CSS_SELECTOR, "tbody tr")}
+    if summary["game"] == "schafkopf":
+        # The money list: each deal's game in words beside its payments; that column is empty below.
+        assert rows["Total"][0] == rows["Place"][0] == "", rows
+        rows["Total"].pop(0), rows["Place"].pop(0)
+        lines = api(server, f"/v1/games/{game_id}/view")["game_state"]["deal_results"]
+        assert len(lines) == len(summary["scores"]["deals"]) >= 1, summary["scores"]
+        for i, line in enumerate(lines):
+            words, *paid = rows[f"Deal {i + 1}"]
+            assert paid == [str(p) for p in summary["scores"]["deals"][i]], (words, paid)
+            assert (words == "thrown in") if line["game"] is None else (" won" in words or " lost" in words), (words, line)
     assert rows["Total"] == [str(t) for t in summary["scores"]["totals"]]
     places = ["", "1st", "2nd", "3rd", "4th"]
     assert rows["Place"] == [places[p] for p in summary["scores"]["ranking"]]
@@ -380,7 +414,12 @@ def check_the_replay(driver, server, game_id: str) -> None:
     assert slider is not None, "no replay slider"
     assert slider.get_attribute("min") == "1" and slider.get_attribute("max") == str(latest)
     caption = lambda: driver.find_element(By.ID, "replay-event").text  # noqa: E731
-    wait_for(driver, lambda s: caption().startswith(f"Event {latest} of {latest}"), what="the last event")
+    # It opens at the first deal's beginning, that event marked in the list of moves beside the slider.
+    dealt = next(e["seq"] for e in events if e["type"] == "HandsDealt")
+    wait_for(driver, lambda s: caption().startswith(f"Event {dealt} of {latest}: Cards dealt"), what="the deal's beginning")
+    current = driver.find_elements(By.CSS_SELECTOR, "#replay-moves li.current button[aria-current=step]")
+    assert [c.text for c in current] == ["Cards dealt (deal 1)"], [c.text for c in current]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#replay-moves li")) == len(events)
     slider.send_keys(Keys.HOME)  # the slider is a plain range input: keys move it
     wait_for(driver, lambda s: caption() == f"Event 1 of {latest}: Game created", what="the first event")
     # Forward, event by event, to the first card played: every hand is shown, and the trick.
@@ -401,43 +440,6 @@ def keep(shot: Path, name: str) -> None:
     if os.environ.get("STICH_UPDATE_SCREENSHOTS") == "1":
         SCREENSHOTS.mkdir(exist_ok=True)
         shutil.copy(shot, SCREENSHOTS / f"{name}.png")
-
-
-def only_this_server(driver, server) -> None:
-    """Every file and request the page loaded came from the server itself (no CDN, no font service)."""
-    loaded = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
-    assert loaded and all(url.startswith(server["url"] + "/") for url in loaded), loaded
-
-
-def no_script_errors(driver) -> None:
-    errors = [entry for entry in driver.get_log("browser")
-              if entry["level"] == "SEVERE" and not answered_stale(entry) and not no_analysis_yet(entry)]
-    assert not errors, errors
-
-
-def answered_stale(entry: dict) -> bool:
-    """A command refused with 412 because another seat moved first is the protocol at work, not an error.
-
-    Chromium logs every 4xx response as a SEVERE network entry. The client answers a 412 by
-    fetching the view and sending the move again if it is still legal (Scharfe Schoten's
-    predictions are simultaneous, so this happens in real play); the game reaching its end
-    is what shows that the answer worked.
-    """
-    return (
-        entry.get("source") == "network"
-        and "/commands " in entry["message"]
-        and "status of 412 " in entry["message"]
-    )
-
-
-def no_analysis_yet(entry: dict) -> bool:
-    """A replay asks for its finished game's analysis; 404 `analysis_not_found` is the answer
-    "nobody has asked for it yet" (the page then offers the button), not an error."""
-    return (
-        entry.get("source") == "network"
-        and "/analysis " in entry["message"]
-        and "status of 404 " in entry["message"]
-    )
 
 
 class ApiTable:
@@ -482,21 +484,3 @@ def press(driver, *keys) -> None:
 
     for key in keys:
         ActionChains(driver).send_keys(key).perform()
-
-
-AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
-
-
-AXE_RUN = """
-const done = arguments[arguments.length - 1];
-axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.map((v) => ({
-  id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))),
-  (e) => done(String(e)));
-"""
-
-
-def serious_violations(driver) -> list:
-    driver.execute_script(AXE.read_text(encoding="utf-8"))
-    found = driver.execute_async_script(AXE_RUN)
-    assert isinstance(found, list), found
-    return [v for v in found if v["impact"] in ("serious", "critical")]

@@ -28,11 +28,12 @@ def test_short_benchmark_writes_every_figure(tmp_path):
                              "--stream-duration", "2", "--out", str(tmp_path)], cwd=ROOT, env=env, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "[9/9]" in result.stderr  # the progress indicator went through every phase
+    assert "[10/10]" in result.stderr  # the progress indicator went through every phase
     [path] = list(tmp_path.glob("*.json"))
     figures = json.loads(path.read_text())
-    for key in ("baseline_a", "baseline_b", "moves", "sse_moves"):
+    for key in ("baseline_a", "baseline_b", "moves", "sse_moves", "socket_moves"):
         assert figures[key]["requests"] > 0 and figures[key]["failures"] == 0, key
+        assert figures[key]["api_cpu_us"] > 0, key
     assert set(figures["replay"]) == {"scharfe-schoten", "schafkopf", "scharwenzel"}
     assert all(cost["us_per_event"] > 0 and cost["events"] > 500 for cost in figures["replay"].values())
     assert set(figures["load_cost"]) >= {"50", "500", "5000"}
@@ -87,3 +88,22 @@ def test_the_simulator_phase_times_every_game_and_the_search(tmp_path):
     assert set(figures["search_decisions"]) == {"schafkopf", "scharwenzel", "scharfe-schoten"}
     for name, decisions in figures["search_decisions"].items():
         assert decisions["decisions"] > 10 and 0 < decisions["p50_ms"] <= decisions["p99_ms"], name
+
+
+def test_the_uploads_phase_measures_health_and_memory(tmp_path):
+    """`--only uploads --short`: every upload answered as the phase expects and every figure there;
+    no timing thresholds (the p99 target is the benchmark's), so not `serial`."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    result = subprocess.run([sys.executable, "-m", "bench", "--only", "uploads", "--short", "--out", str(tmp_path)],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    [path] = list(tmp_path.glob("*.json"))
+    figures = json.loads(path.read_text())
+    uploads = figures["uploads"]
+    during, flood = uploads["health_during_two_uploads"], uploads["flood"]
+    assert during["answers"] == {"200": 2} and len(during["upload_s"]) == 2
+    assert during["checks"] > 0 and 0 < during["p50_ms"] <= during["p99_ms"] <= during["max_ms"]
+    assert uploads["health_idle"]["checks"] == 200 and during["peak_rise_mb"] > 0
+    # No per-address limits in the benchmark's app: every padded upload is read, then refused.
+    assert flood["answers"] == {"400 export_limit": 120} and flood["peak_rise_mb"] > 0
+    assert "upload_health_p99<=100ms" in figures["targets"] and "health during two worst uploads" in result.stdout

@@ -1,6 +1,8 @@
 """examples/bot_client.py, the external bot, against a real `stich serve`: a whole game from the
-command line (Scharfe Schoten, and a Scharwenzel deal), a stream cut mid-game (a Schafkopf deal) and
-resumed with Last-Event-ID, a retried command that lands once."""
+command line over the socket (Scharfe Schoten, and a Scharwenzel deal); two tables on one socket cut
+mid-game and resumed from the last seq, with no command posted; two tables behind a proxy that
+refuses the upgrade, played over SSE and POST; a stream cut mid-game (a Schafkopf deal) and resumed
+with Last-Event-ID, a retried command that lands once."""
 from __future__ import annotations
 
 import importlib.util
@@ -12,6 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from .refusing_proxy import RefusingProxy
 
 pytestmark = pytest.mark.e2e
 
@@ -51,7 +55,8 @@ def test_the_bot_plays_a_whole_game_from_the_command_line(server):
     run = subprocess.run([sys.executable, str(EXAMPLE), "--server", server["url"], "--game", game_id, "--seat", "0"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert f"took seat 0 of game {game_id}" in run.stdout and "game over: totals" in run.stdout
+    assert f"took seat 0 of game {game_id}" in run.stdout and f"game over: {game_id}: totals" in run.stdout
+    assert "played over the socket (1 table(s) on one connection)" in run.stdout, run.stdout
     summary = call(server, "GET", f"/v1/games/{game_id}")
     assert summary["status"] == "finished" and summary["seats"][0]["kind"] == "human"
     events = all_events(server, game_id)
@@ -61,8 +66,7 @@ def test_the_bot_plays_a_whole_game_from_the_command_line(server):
     played = [e["data"]["card"] for e in mine if e["type"] == "CardPlayed"]
     dealt = next(e for e in events if e["type"] == "HandsDealt")["data"]["hands"][0]
     assert sorted(played) == sorted(dealt) and len(played) == 12
-    assert f"game over: totals {summary['scores']['totals']}" in run.stdout
-
+    assert f"game over: {game_id}: totals {summary['scores']['totals']}" in run.stdout
 
 
 def test_the_bot_plays_a_whole_scharwenzel_deal_from_the_command_line(server):
@@ -70,10 +74,10 @@ def test_the_bot_plays_a_whole_scharwenzel_deal_from_the_command_line(server):
     run = subprocess.run([sys.executable, str(EXAMPLE), "--server", server["url"], "--game", game_id, "--seat", "0"],
                          capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stderr
-    assert f"took seat 0 of game {game_id}" in run.stdout and "game over: totals" in run.stdout
+    assert f"took seat 0 of game {game_id}" in run.stdout and "played over the socket" in run.stdout
     summary = call(server, "GET", f"/v1/games/{game_id}")
     assert summary["status"] == "finished" and summary["seats"][0]["kind"] == "human"
-    assert f"game over: totals {summary['scores']['totals']}" in run.stdout
+    assert f"game over: {game_id}: totals {summary['scores']['totals']}" in run.stdout
     events = all_events(server, game_id)
     mine = [e for e in events if e["actor"] == 0]
     # The seat made all its moves: one bid or pass in the bidding, then its eight cards.
@@ -84,6 +88,73 @@ def test_the_bot_plays_a_whole_scharwenzel_deal_from_the_command_line(server):
     assert [e["type"] for e in events if e["type"] in ("TrumpsNamed", "DealScored", "GameEnded")] == [
         "TrumpsNamed", "DealScored", "GameEnded"]
     assert events[-1]["type"] == bot_client.FINAL_EVENT
+
+
+def posted_commands(client) -> list:
+    """Wraps the client's HTTP requests to record its POSTs of a command."""
+    posted, request = [], client.request
+
+    def recording(method, path, *args, **kwargs):
+        if method == "POST" and path == "/commands":
+            posted.append(args)
+        return request(method, path, *args, **kwargs)
+
+    client.request = recording
+    return posted
+
+
+def test_two_tables_on_one_socket_cut_mid_game_resume_from_the_last_seq(server):
+    games = [new_game(server), new_game(server, "schafkopf", 4, {"deals": 1})]
+    lines = []
+    clients = [bot_client.SeatClient(server["url"], game_id, log=lines.append) for game_id in games]
+    posted = [posted_commands(client) for client in clients]
+    for client in clients:
+        client.take_seat(0)
+    line = bot_client.TableSocket(server["url"])
+    cut = []
+
+    def policy(view):
+        # The socket cut under the bot's feet once both tables have had events, as a network failure would.
+        if not cut and all(client.seen for client in clients):
+            cut.append([client.seen[-1] for client in clients])
+            line.drop()
+        for command in view["legal"]:
+            if command.get("intent") == "play":  # say "Ich spiele", so a deal is played out
+                return command
+        return view["legal"][0]
+
+    bot_client.play_on_socket(clients, policy, line)
+    assert cut and line.opens == 2, lines  # one socket for both tables, opened again once
+    assert any(line.startswith("socket dropped (") for line in lines), lines
+    for client, at_cut, sent in zip(clients, cut[0], posted):
+        events = all_events(server, client.game_id)
+        assert events[-1]["type"] == bot_client.FINAL_EVENT and client.finished
+        # Every event once, in order: the second subscription resumed after the last one received.
+        assert client.seen == [e["seq"] for e in events]
+        assert client.resumed_from[0] == 0 and client.resumed_from[1] >= at_cut and len(client.resumed_from) == 2
+        assert sent == [], sent  # every move went on the socket
+        assert any(e["actor"] == 0 and e["type"] in ("CardPlayed", "PredictionMade", "Announced") for e in events)
+    played = [e for e in all_events(server, games[0]) if e["type"] == "CardPlayed" and e["data"]["seat"] == 0]
+    assert len(played) == 12  # each move landed once, the one cut off too
+
+
+def test_behind_a_proxy_refusing_the_socket_the_bot_plays_over_sse_and_post(server):
+    proxy = RefusingProxy(int(server["url"].rsplit(":", 1)[1]))
+    try:
+        games = [new_game(server), new_game(server)]
+        run = subprocess.run([sys.executable, str(EXAMPLE), "--server", proxy.url, "--game", games[0], "--seat", "0",
+                              "--game", games[1], "--seat", "0"], capture_output=True, text=True, timeout=120)
+    finally:
+        proxy.close()
+    assert run.returncode == 0, run.stderr
+    assert proxy.refused == 1
+    assert "the socket could not be opened (the upgrade was answered 403); playing over SSE and POST" in run.stdout
+    for game_id in games:
+        summary = call(server, "GET", f"/v1/games/{game_id}")
+        assert summary["status"] == "finished" and f"game over: {game_id}: totals {summary['scores']['totals']}" in run.stdout
+        played = [e for e in all_events(server, game_id) if e["type"] == "CardPlayed" and e["data"]["seat"] == 0]
+        assert len(played) == 12
+
 
 def test_a_dropped_stream_is_resumed_with_last_event_id_and_misses_nothing(server):
     game_id = new_game(server, "schafkopf", 4, {"deals": 1})
@@ -104,7 +175,7 @@ def test_a_dropped_stream_is_resumed_with_last_event_id_and_misses_nothing(serve
                 return command
         return view["legal"][0]
 
-    final = bot_client.play(client, policy)
+    final = bot_client.play_over_http(client, policy)
     assert final["status"] == "finished"
     assert dropped, "the stream was never open while the bot had to move"
     # The second connection resumed from the last event received: the one the bot had when the

@@ -1,5 +1,7 @@
 """openapi.yaml is generator-proof: a client generated from it with openapi-python-client plays a whole
-game of each of the three games against a real `stich serve`, and no other HTTP code is involved.
+game of each of the three games against a real `stich serve`, and no other HTTP code is involved (but
+one plain read of the feed, to hold the timestamps the client hands over to the bytes the server sent).
+The client is generated with no configuration and no warning.
 
 Every body the server sends must parse into the generated class of its own game (a union the
 generator cannot resolve falls back to a plain dict, which the assertions catch), and the commands
@@ -8,11 +10,14 @@ taken from a view's `legal` are posted back as they are.
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
+import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,15 +36,11 @@ SHARED_EVENTS = {"SeatTaken", "GameStarted", "SeedRevealed"}
 
 @pytest.fixture(scope="module")
 def stich_client(tmp_path_factory):
-    """The generated package, imported. The generator reads `application/yaml` (the media type of
-    GET /v1/openapi.yaml) as text and JSON Lines (`application/x-ndjson`: exports) as bytes: it
-    supports neither media type of its own, and warns otherwise."""
+    """The generated package, imported: generated from the contract as it is, with no configuration,
+    and with no warning (every operation and every response generated)."""
     out = tmp_path_factory.mktemp("generated")
-    config = out / "config.yaml"
-    config.write_text("content_type_overrides:\n  application/yaml: text/yaml\n"
-                      "  application/x-ndjson: application/octet-stream\n")
     result = subprocess.run([str(GENERATOR), "generate", "--path", str(ROOT / "openapi.yaml"),
-                             "--output-path", str(out / "stich_client"), "--meta", "none", "--config", str(config)],
+                             "--output-path", str(out / "stich_client"), "--meta", "none"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "warning" not in (result.stdout + result.stderr).lower(), result.stdout + result.stderr
@@ -133,3 +134,27 @@ def test_a_generated_client_plays_a_whole_game(server, stich_client, game):
     assert kinds[0] == f"{prefix}GameCreated" and kinds[-1] == "SeedRevealed"
     assert [event.seq for event in history.events] == list(range(1, len(kinds) + 1))
     assert not any(event.redacted for event in history.events)  # finished: everything public
+    # Timestamps as the server sent them: a string, in UTC with its `Z`, whatever a model does with it.
+    raw = httpx.get(f"{server['url']}/v1/games/{summary.id}/events", params={"after": 0, "limit": 500}).json()
+    assert [event.at for event in history.events] == [event["at"] for event in raw["events"]]
+    assert all(event.to_dict()["at"].endswith("Z") for event in history.events)
+
+
+def client_kinds(stich_client, module: str) -> set[str]:
+    """The client classes the generated function's `client` argument is typed to take."""
+    annotation = inspect.signature(load(stich_client, module).sync).parameters["client"].annotation
+    return {kind.__name__ for kind in (typing.get_args(annotation) or (annotation,))}
+
+
+def test_an_operation_open_to_everyone_takes_a_plain_client(stich_client):
+    """No `security` (not `[{}]`, which said the same): the generated function takes either client."""
+    for module in ("api.players.get_player", "api.games.redeem_claim", "api.audit.export_games"):
+        assert client_kinds(stich_client, module) == {"AuthenticatedClient", "Client"}, module
+
+
+@pytest.mark.xfail(strict=True, reason="openapi-python-client 0.29 types an operation whose security lists {} "
+                   "beside a scheme as needing AuthenticatedClient (openapi-generators/openapi-python-client#1372); "
+                   "when this passes, say so in docs/openapi-contract.md and drop the mark")
+def test_an_optional_credential_is_optional_in_the_generated_client(stich_client):
+    for module in ("api.games.get_view", "api.games.create_game", "api.seats.take_seat"):
+        assert client_kinds(stich_client, module) == {"AuthenticatedClient", "Client"}, module

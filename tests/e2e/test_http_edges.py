@@ -149,6 +149,27 @@ def test_a_malformed_chunk_is_a_400_problem_and_the_connection_closes(server, ch
         assert headers.get("connection", "").lower() == "close"
 
 
+@pytest.mark.parametrize("framing", ["chunked", "over-8-MiB"])
+def test_an_upload_refused_before_its_body_is_read_is_answered_and_the_connection_closes(server, framing):
+    """The 9 MiB body is not read: the answer comes while the client is still sending, the connection
+    closes after it (half-closed first, so the answer arrives whole), and nothing is drained."""
+    body = b" " * (9 * 1024 * 1024)
+    head = b"POST /v1/verify HTTP/1.1\r\nHost: stich\r\nContent-Type: application/x-ndjson\r\n"
+    if framing == "chunked":
+        request = head + b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    else:
+        request = head + b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    with socket.create_connection(address(server), timeout=10) as sock:
+        try:
+            sock.sendall(request)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered and closed before it had all of it
+        status, headers, answer = read_response(sock)
+    code = {"chunked": (411, "length_required"), "over-8-MiB": (413, "body_too_large")}[framing]
+    assert (status, json.loads(answer)["code"]) == code and headers["content-type"] == "application/problem+json"
+    assert headers["connection"].lower() == "close"
+
+
 def upload(server, body: bytes, results: list) -> None:
     with requests.Session() as session:
         started = time.process_time(), time.monotonic()

@@ -16,18 +16,8 @@ import time
 
 import pytest
 
-from .play_page import (
-    AXE,
-    ApiTable,
-    api,
-    click,
-    no_script_errors,
-    read,
-    serious_violations,
-    sit_in_browser,
-    token_of,
-    wait_for,
-)
+from .page_checks import AXE, no_script_errors, serious_violations
+from .play_page import ApiTable, api, click, read, sit_in_browser, token_of, wait_for
 
 pytestmark = pytest.mark.e2e
 

@@ -8,15 +8,8 @@ import time
 
 import pytest
 
-from .play_page import (
-    AXE,
-    api,
-    keep,
-    no_script_errors,
-    read,
-    serious_violations,
-    wait_for,
-)
+from .page_checks import AXE, no_script_errors, serious_violations
+from .play_page import api, keep, read, wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -45,8 +38,9 @@ return Array.from(document.querySelectorAll('#replay-marks li'), (e) => ({
 def test_the_replay_asks_for_the_analysis_and_marks_the_mistakes(browser, server, tmp_path):
     """A random-bots' Scharfe Schoten round, finished: its replay offers "Analyse this game" (no analysis
     yet), shows the job's progress, then each seat's marked moves on the slider's track (coloured
-    by severity, named in text); "Next mark" moves the slider to a mark, where the move played
-    and the better one are shown with their card faces and the loss. The same at 360 px (the
+    by severity, named in text, and on the list of moves); "Next mark" moves the slider to a mark,
+    where the move played and the better one are shown with their card faces and the loss, each
+    value with its unit and a line saying what it is; past the last mark it says so. The same at 360 px (the
     analysis now cached), with no sideways scroll; axe-core finds nothing serious at both."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -70,7 +64,7 @@ def test_the_replay_asks_for_the_analysis_and_marks_the_mistakes(browser, server
         try:
             browser.get(f"{server['url']}/play")  # from the lobby, so the second round loads the replay anew
             browser.get(f"{server['url']}/play#replay/{game_id}")
-            wait_for(browser, lambda s: s["phase"] == "finished" and browser.find_elements(By.ID, "analysis-status")
+            wait_for(browser, lambda s: s["phase"] and browser.find_elements(By.ID, "analysis-status")
                      and text("#analysis-status"), what="the replay and its analysis line")
             if px is None:
                 assert text("#analysis-status") == "Nobody has asked for this game's analysis yet."
@@ -109,13 +103,13 @@ def test_the_replay_asks_for_the_analysis_and_marks_the_mistakes(browser, server
                 for moment, d in zip(moments, here):
                     heading = moment.find_element(By.TAG_NAME, "h3").text
                     # One decimal, as the page rounds (JavaScript's toFixed need not round a half as Python does)
-                    said = re.fullmatch(rf"Seat {d['seat']}: {d['mark']}, a loss of (-?[0-9.]+)", heading)
+                    said = re.fullmatch(rf"Seat {d['seat']}: {d['mark']}, a loss of (-?[0-9.]+) points", heading)
                     assert said and abs(float(said.group(1)) - d["loss"]) <= 0.051, heading
                     assert d["played"]["command"] != d["best"]["command"]
                     for row, move in (("played", d["played"]), ("better", d["best"])):
                         shown = moment.find_element(By.CSS_SELECTOR, f".{row}")
                         words = " ".join(shown.text.split())
-                        value = re.search(r"expected (-?[0-9.]+)\)", words)
+                        value = re.search(r"expected (-?[0-9.]+) points\)", words)  # with its unit
                         assert value and abs(float(value.group(1)) - move["value"]) <= 0.051, (row, words)
                         faces = shown.find_elements(By.CSS_SELECTOR, ".card[role=img]")
                         if move["command"]["type"] == "play":
@@ -129,10 +123,26 @@ def test_the_replay_asks_for_the_analysis_and_marks_the_mistakes(browser, server
                     card_marked = False  # seen
                     break
             assert not card_marked, "a marked card was not reached"
+            # Every value has its unit and a line saying what it means; the list of moves marks the same moves.
+            assert text("#analysis-seats thead").endswith("Average loss (points)"), text("#analysis-seats thead")
+            assert "points of the round" in text("#analysis .explain")
+            assert all("points" in e.text for e in browser.find_elements(By.CSS_SELECTOR, "#analysis-moment .explain"))
+            listed = browser.execute_script("return Array.from(document.querySelectorAll('#replay-moves li.mark'), (e) => Number(e.value))")
+            assert listed == sorted({d["seq"] for d in marked}), listed
+            # Past the last mark "Next mark" says so, and the slider stays.
+            browser.find_element(By.ID, "replay-slider").send_keys(Keys.END)
+            wait_for(browser, lambda s: text("#replay-event").startswith(f"Event {latest} of {latest}"), what="the last event")
+            browser.find_element(By.ID, "mark-next").send_keys(Keys.ENTER)
+            wait_for(browser, lambda s: text("#mark-feedback") == "No later mark: this is the last.", what="the end's feedback")
+            assert text("#replay-event").startswith(f"Event {latest} of {latest}")
             if AXE.exists():
                 assert serious_violations(browser) == [], ("the replay with marks", px)
             if px:
                 assert read(browser)["sideways"] <= 0, read(browser)["sideways"]
+                # The marks table fits the phone: its region does not scroll sideways either.
+                cut = browser.execute_script("const r = document.getElementById('analysis-seats').parentElement;"
+                                             " return r.scrollWidth - r.clientWidth")
+                assert cut <= 0, f"the marks table is cut off by {cut} px"
             shot = tmp_path / f"replay-{px or 'desktop'}.png"
             browser.execute_script("document.getElementById('replay').scrollIntoView()")
             browser.save_screenshot(str(shot))

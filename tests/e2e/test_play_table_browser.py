@@ -23,9 +23,10 @@ import re
 
 import pytest
 
+from .card_names import SK_SUITS, sk_game
+from .page_checks import no_script_errors, only_this_server
 from .play_page import (
     READ_PARTS,
-    SK_SUITS,
     ApiTable,
     api,
     card_faces_name_suit_and_rank,
@@ -34,29 +35,14 @@ from .play_page import (
     click,
     create_in_lobby,
     keep,
-    no_script_errors,
-    only_this_server,
     play_to_the_end,
     read,
     shows_what_the_api_shows,
-    sk_game,
     token_of,
     wait_for,
 )
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def width(browser, request):
-    """The page at a desktop's width, or a phone's (emulated as Chromium's device mode does)."""
-    px = request.param
-    if px:
-        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                {"width": px, "height": 780, "deviceScaleFactor": 1, "mobile": True})
-    yield px
-    if px:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 @pytest.mark.parametrize("width", [None, 360], ids=["desktop", "phone-360"], indirect=True)
@@ -208,7 +194,28 @@ def test_a_seat_taken_from_the_lobby_shows_that_seats_hand(browser, server):
     assert state["mySeat"].startswith("Seat 1 (you)")
     view = shows_what_the_api_shows(browser, server, "scharfe-schoten", game_id, token_of(browser, game_id))
     assert view["viewer"] == 1 and len(view["game_state"]["hand"]) == 12
+    # Back in the lobby, "Your games" leads back to the table; a game the server does not know
+    # (kept in this browser from elsewhere) is forgotten, not shown.
+    from selenium.webdriver.common.by import By
+
+    browser.execute_script(FOREIGN_SEAT)
+    browser.get(server["url"] + "/play")
+    mine = f'#your-games li[data-game="{game_id}"]'
+    wait_for(browser, lambda s: browser.execute_script(f"return !!document.querySelector('{mine} a')"), what="your games")
+    wait_for(browser, lambda s: browser.execute_script("return !localStorage.getItem('stich.seat.g000000000000000')"),
+             what="the unknown game forgotten")
+    browser.get_log("browser")  # its 404, which the console notes
+    assert browser.find_element(By.CSS_SELECTOR, mine).text == "Scharfe Schoten, 3 players, Seat 1: in play Resume"
+    assert not browser.find_elements(By.CSS_SELECTOR, '#your-games li[data-game="g000000000000000"]')
+    assert click(browser, f"{mine} a") == "Resume"
+    wait_for(browser, lambda s: s["hand"] and browser.current_url.endswith(f"#game/{game_id}"), what="the table again")
     no_script_errors(browser)
+
+
+FOREIGN_SEAT = """
+localStorage.setItem('stich.seat.g000000000000000', JSON.stringify({seat: 0, token: 'x'}));
+localStorage.setItem('stich.seats', JSON.stringify([...JSON.parse(localStorage.getItem('stich.seats')), 'g000000000000000']));
+"""
 
 
 # The Schafkopf house rules' state, drawn by the page's own renderTable from views as the API gives them.

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from .play_page import api, click, keep, no_script_errors, play_to_the_end, wait_for
+from .page_checks import no_script_errors
+from .play_page import api, click, keep, play_to_the_end, wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +30,9 @@ def test_a_tournament_from_the_lobby_to_the_standings(browser, server, tmp_path)
     wait_for(browser, lambda s: browser.execute_script(
         "const b = document.getElementById('take-my-seat'); return b && b.textContent === 'Take my seat: round 1'"),
         what="round 1's table")
-    assert browser.execute_script("return window.stichTournamentFollower.connections") >= 1
+    # The page follows the tournament's stream (its first answer may come after the first fetch's).
+    wait_for(browser, lambda s: browser.execute_script("return window.stichTournamentFollower.connections") >= 1,
+             what="the tournament's stream")
     click(browser, "#take-my-seat")
     wait_for(browser, lambda s: "#game/" in browser.current_url and (s["moves"] or s["legalCards"] or s["final"]), what="the table")
     game_id = browser.current_url.rsplit("/", 1)[1]
@@ -52,4 +55,10 @@ def test_a_tournament_from_the_lobby_to_the_standings(browser, server, tmp_path)
     shot = tmp_path / "tournament-standings.png"
     browser.save_screenshot(str(shot))
     keep(shot, "tournament")
+    # The lobby names the tournament, not its id.
+    browser.get(server["url"] + "/play")
+    entry = f'#tournaments li[data-tournament="{tournament_id}"]'
+    wait_for(browser, lambda s: browser.execute_script(f"return !!document.querySelector('{entry} a')"), what="the tournaments")
+    listed = browser.find_element(By.CSS_SELECTOR, entry).text
+    assert listed == "Schafkopf in the browser: Schafkopf, finished (you play) Standings", listed
     no_script_errors(browser)

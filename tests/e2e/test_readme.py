@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 # Which file holds each marked walkthrough block.
 WALKTHROUGHS = {"walkthrough": "README.md", "audit": "docs/audit.md", "deadlines": "docs/deadlines.md",
-                "tournament": "docs/tournaments.md", "bulk": "docs/tournaments.md"}
+                "tournament": "docs/tournaments.md", "controls": "docs/tournaments.md", "bulk": "docs/tournaments.md", "players": "docs/players.md"}
 
 
 def walkthrough(marker: str) -> str:
@@ -74,6 +74,13 @@ def test_deadlines_walkthrough_times_out_a_silent_seat(server):
     assert json.loads(seat)["abandoned"] is True and json.loads(seat)["timeouts"] == 1
 
 
+def test_players_walkthrough_plays_a_rated_pool_game_and_reads_its_ratings(server):
+    seats, matches, leader, history, game = run_walkthrough("players", server, 300)[-5:]
+    names = [seat["player"] for seat in json.loads(seats)]
+    assert [n.rstrip("0123456789") for n in names] == ["ann", "bob", "cy"]
+    assert json.loads(matches) == 1 and leader and history == game
+
+
 def test_quick_start_test_command_is_what_ci_runs():
     quick_start = README[README.index("## Quick start"):]
     quick_start = quick_start[:quick_start.index("\n## ")]
@@ -103,7 +110,16 @@ def test_tournament_walkthrough_plays_a_tournament_to_the_final_standings(server
     assert re.fullmatch(r"[0-9a-f]{64}", seed)
 
 
+def test_controls_block_pauses_withdraws_resumes_and_aborts_a_tournament(server):
+    lines = run_walkthrough("controls", server, 60)
+    assert lines[:3] == ["active", "true", "false"] and lines[-1] == "finished", lines
+    types = lines[-2].split()
+    for step in ("TournamentStarted", "TournamentPaused", "ParticipantWithdrawn", "TournamentResumed"):
+        assert step in types, (step, types)
+    assert types.index("TournamentPaused") < types.index("ParticipantWithdrawn") < types.index("TournamentResumed")
+
+
 def test_bulk_walkthrough_pairs_a_round_that_waits_for_its_start(server):
-    token, same, status, legal = run_walkthrough("bulk", server, 120)[-4:]
-    assert len(token) > 20 and same == "the same batch"
+    token, same, same_seats, status, legal = run_walkthrough("bulk", server, 120)[-5:]
+    assert len(token) > 20 and same == "the same batch" and same_seats == "the same seats"
     assert status == "waiting" and json.loads(legal) == []  # start_at is a minute away: nobody acts yet

@@ -1,12 +1,18 @@
 """`stich serve` as a user runs it: a real server process, a real worker, a private Redis."""
 from __future__ import annotations
 
+import os
 import random
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
+
+from stich.redis_server import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -58,4 +64,37 @@ def test_one_human_and_two_worker_bots_play_to_the_end(server):
     assert samples[("stich_moves_total", game_label)] > samples[("stich_bot_turn_seconds_count", game_label)]
     assert samples[("stich_command_seconds_count", game_label)] > 0
     assert sum(v for (name, labels), v in samples.items() if name == "stich_http_requests_total") > 10
-    assert all(samples[("stich_bot_queue_depth", (("lane", lane),))] >= 0 for lane in ("interactive", "slow", "bulk"))
+    assert all(samples[("stich_bot_queue_depth", (("lane", lane),))] >= 0
+               for lane in ("interactive", "slow", "bulk", "analysis"))
+
+
+def test_access_log_has_a_line_per_request(tmp_path):
+    """`stich serve --access-log FILE` (relative to where it was started): gunicorn writes a line per
+    request there, the claim in a claim's path left out."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    process = subprocess.Popen([sys.executable, "-m", "stich.cli", "serve", "--port", str(port), "--workers", "0",
+                                "--http-workers", "1", "--data-dir", str(tmp_path / "data"),
+                                "--access-log", "access.log"], cwd=tmp_path, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        started = time.monotonic()
+        for output in process.stdout:
+            if "serving on" in output or time.monotonic() - started > 60:
+                break
+        url = f"http://127.0.0.1:{port}"
+        assert requests.get(url + "/v1/health", timeout=5).status_code in (200, 503)
+        assert requests.post(url + "/v1/claims/c_notarealclaim", timeout=5).status_code == 404
+        log = tmp_path / "access.log"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "/v1/claims/" not in (log.read_text() if log.exists() else ""):
+            time.sleep(0.1)
+        text = log.read_text()
+        assert '"GET /v1/health HTTP/1.1"' in text and '"POST /v1/claims/… HTTP/1.1" 404' in text
+        assert "notarealclaim" not in text
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()

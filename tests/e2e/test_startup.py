@@ -104,6 +104,16 @@ def test_a_port_in_use_is_named(tmp_path):
     assert not (tmp_path / ".stich-data").exists()  # nothing was started
 
 
+@pytest.mark.parametrize("name, value", [("STICH_ARCHIVE_AFTER", "a day"), ("STICH_ARCHIVE_AFTER", "-5"),
+                                         ("STICH_IDLE_AFTER", "10")])
+def test_a_setting_out_of_range_is_named_before_anything_starts(tmp_path, name, value):
+    result = subprocess.run([STICH, "serve", "--port", str(free_port())], cwd=tmp_path,
+                            env={**clean_env(), name: value}, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert name in result.stderr and "seconds" in result.stderr
+    assert not (tmp_path / ".stich-data").exists()  # nothing was started
+
+
 def test_a_worker_without_redis_url_says_what_it_needs(tmp_path):
     result = subprocess.run([STICH, "worker"], cwd=tmp_path, env=clean_env(), capture_output=True, text=True,
                             timeout=60)

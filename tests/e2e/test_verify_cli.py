@@ -108,3 +108,23 @@ def test_import_refuses_a_file_that_does_not_verify_and_sends_nothing(finished_g
     assert f"into {api.removesuffix('/v1')} " in result.stderr  # it says which server it uses
     after = requests.get(f"{api}/games?status=finished&limit=1000", timeout=10).json()["games"]
     assert len(after) == len(before)
+
+
+@pytest.mark.slow  # a server of its own
+def test_an_import_refused_before_its_body_is_read_says_why(tmp_path):
+    """A server refuses an upload past the address's quota before reading it, and closes the
+    connection after its answer: `stich import` reads that answer (with http.client alone it said
+    it could not reach the server: a broken pipe)."""
+    from tests.long_export import long_export
+
+    from .own_server import start_server, stop_server
+
+    export = tmp_path / "long.ndjson"
+    export.write_text(long_export(31_500))  # 5.4 MB: more than the connection takes in unread
+    process, port = start_server(tmp_path, extra_env={"STICH_UPLOAD_BYTES_LIMIT": "1000"})
+    try:
+        result = stich("import", str(export), "--server", f"http://127.0.0.1:{port}")
+    finally:
+        stop_server(process)
+    assert result.returncode == 2 and "the server refused the import (429)" in result.stderr, result.stderr
+    assert '"code": "upload_quota"' in result.stderr and "cannot reach" not in result.stderr

@@ -25,7 +25,7 @@ def test_every_option_has_a_description_and_shows_its_default(name):
     parser = parsers()[name]
     text = parser.format_help()
     for action in parser._actions:
-        if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+        if isinstance(action, (argparse._HelpAction, argparse._VersionAction, argparse._SubParsersAction)):
             continue
         assert action.help, f"{name} {action.option_strings or action.dest} has no description"
         if action.option_strings and action.default not in (None, False):

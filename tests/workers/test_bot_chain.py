@@ -7,7 +7,6 @@ import secrets
 import threading
 
 import pytest
-from rq import SimpleWorker
 
 import workers.bot_turn
 import workers.runtime
@@ -16,6 +15,8 @@ from workers import chain
 from workers.bot_turn import choose, play_bot_turn
 from workers.context import build_runtime, runtime_from_environment
 from workers.dispatch import BULK, INTERACTIVE, bots_to_act, job_id, lane_queue, lane_queues
+
+from .burst_worker import BurstWorker
 
 BOTS = [{"kind": "bot"}] * 3
 
@@ -134,7 +135,7 @@ def moves_seen(monkeypatch):
 
 
 def drain(runtime):
-    SimpleWorker(lane_queues(runtime.queue), connection=runtime.queue.connection,
+    BurstWorker(lane_queues(runtime.queue), connection=runtime.queue.connection,
                  serializer=runtime.queue.serializer).work(burst=True, logging_level="ERROR")
 
 

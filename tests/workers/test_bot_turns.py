@@ -1,4 +1,5 @@
-"""Bot turns through RQ: deterministic job ids, quiet exits, exactly one move per turn."""
+"""Bot turns through RQ: deterministic job ids, quiet exits, exactly one move per turn; the lanes, the
+analyses' among them."""
 from __future__ import annotations
 
 import dataclasses
@@ -6,11 +7,13 @@ import secrets
 import time
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from workers.bot_turn import play_bot_turn
 from workers.context import build_runtime, runtime_from_environment
-from workers.dispatch import BULK, INTERACTIVE, LANES, SLOW, job_id, lane_queue, lane_queues
+from workers.dispatch import ANALYSIS, BOT_LANES, BULK, INTERACTIVE, LANES, SLOW, job_id, lane_queue, lane_queues
+
+from .burst_worker import BurstWorker
 
 
 @pytest.fixture
@@ -28,7 +31,7 @@ def runtime(redis_url, monkeypatch):
 
 
 def drain(runtime):
-    worker = SimpleWorker(lane_queues(runtime.queue), connection=runtime.queue.connection,
+    worker = BurstWorker(lane_queues(runtime.queue), connection=runtime.queue.connection,
                           serializer=runtime.queue.serializer)
     worker.work(burst=True, logging_level="ERROR")
 
@@ -132,16 +135,44 @@ def test_a_worker_takes_a_persons_turn_before_queued_bot_only_work(runtime):
     assert (job.id, queue.name) == (job_id(person, person_seq, 1), lane_queue(runtime.queue, INTERACTIVE).name)
     lane_queue(runtime.queue, INTERACTIVE).enqueue_job(job)  # put back, for the reserved worker below
 
-    reserved = SimpleWorker(lane_queues(runtime.queue, (INTERACTIVE,)), connection=runtime.queue.connection,
+    reserved = BurstWorker(lane_queues(runtime.queue, (INTERACTIVE,)), connection=runtime.queue.connection,
                             serializer=runtime.queue.serializer)
     reserved.work(burst=True, logging_level="ERROR")
     assert runtime.store.seq(person) > person_seq  # the person's bot moved
     assert runtime.store.seq(bots) == bots_seq and job_id(bots, bots_seq, 0) in queued_in(runtime, BULK)
 
-    order = [q.name for q in lane_queues(runtime.queue, (BULK, INTERACTIVE, SLOW))]
+    order = [q.name for q in lane_queues(runtime.queue, (ANALYSIS, BULK, INTERACTIVE, SLOW))]
     assert order == [lane_queue(runtime.queue, lane).name for lane in LANES]  # priority order, however named
+    assert LANES[-1] == ANALYSIS and set(BOT_LANES) == set(LANES) - {ANALYSIS}
     with pytest.raises(ValueError):
         lane_queues(runtime.queue, ("urgent",))
+
+
+def test_an_analysis_waits_in_a_lane_no_bot_worker_drains_and_an_analysis_worker_runs_it(runtime, monkeypatch):
+    """A worker of the default lanes (every bot lane) leaves a queued analysis alone: an analysis is minutes
+    of search, and a bot worker inside one plays no bot-only game (tests/e2e/test_fair_analysis.py). A
+    worker of the analysis lane runs it to done."""
+    from workers import analysis
+
+    monkeypatch.setenv("STICH_ANALYSIS_PLAYOUTS", "8")
+    game_id = runtime.handler.create("scharfe-schoten", 3, {"rounds": 1}, [{"kind": "bot"}] * 3, None).game_id
+    drain(runtime)  # the bots play it to its end
+    loaded = runtime.handler.load(game_id)
+    assert runtime.handler.table.is_finished(loaded.state)
+    head = analysis.head_of(loaded)
+    record = analysis.request_analysis(runtime, game_id, head, analysis.budget_from_env())
+    assert record["status"] == "queued"
+    assert queued_in(runtime, ANALYSIS) == {analysis.job_id(game_id, head)}
+    assert not any(queued_in(runtime, lane) for lane in BOT_LANES)
+
+    drain(runtime)
+    records = analysis.Analyses(runtime.store)
+    assert records.get(game_id, head)["status"] == "queued" and queued_in(runtime, ANALYSIS)
+    BurstWorker(lane_queues(runtime.queue, (ANALYSIS,)), connection=runtime.queue.connection,
+                 serializer=runtime.queue.serializer).work(burst=True, logging_level="ERROR")
+    done = records.get(game_id, head)
+    assert done["status"] == "done" and done["progress"]["done"] == done["progress"]["total"] > 0
+    assert not queued_in(runtime, ANALYSIS)
 
 
 def test_the_worker_searches_the_seats_playouts_and_the_net_stops_a_search_at_its_budget_ms(runtime, monkeypatch):

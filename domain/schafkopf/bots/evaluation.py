@@ -39,6 +39,7 @@ from .search import ROLLOUTS, distinct, search
 
 # Least loss in payment units (default tariffs: a Rufspiel's base is 10) for each mark.
 THRESHOLDS = {"inaccuracy": 2.0, "mistake": 5.0, "blunder": 10.0}
+UNIT = "payment units per seat"  # what every value and loss is counted in (the analysis shows it)
 STOSS = {"type": "stoss"}
 
 

@@ -17,6 +17,7 @@ from .situation import from_decision
 
 # Least loss in the seat's points of the round for each mark.
 THRESHOLDS = {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 4.0}
+UNIT = "points of the round for the seat"  # what every value and loss is counted in
 WIDTH = 6  # moves played out besides the one made: the heuristic's best few
 
 

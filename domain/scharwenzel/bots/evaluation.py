@@ -30,6 +30,7 @@ from .search import distinct, weigher
 
 # Least loss in points of the deal's value for the side (a hook is 24 points) for each mark.
 THRESHOLDS = {"inaccuracy": 2.0, "mistake": 6.0, "blunder": 12.0}
+UNIT = "points for the seat's side (a hook is 24)"  # what every value and loss is counted in
 
 
 def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | None:

@@ -5,7 +5,9 @@ seat knows (``determinize``), and in each sampled deal plays every legal card, t
 of the deal with a fast rollout policy, through the game's simulator (``simulator``: built from
 the sampled state once per deal, copied per card; it agrees with ``decide`` and ``evolve`` card
 by card and scores the deal as they do, but builds no events). Each card's score is this
-side's value of the deal (``rollout.value``), averaged over the sampled deals. The
+side's value of the deal (``rollout.value``), averaged over the sampled deals. Late in the
+deal (``SOLVE_CARDS``) a sampled deal is solved instead (``solver``: both sides playing
+perfectly with every card known) when its share of the decision's solver nodes suffices. The
 heuristic's own card is played unless another averages more than ``margin`` points better: a
 few sampled deals are noisy, and a noisy search that leaves good rules for nothing loses.
 Cards of one run (no card someone else may hold between them) take the same tricks, so only
@@ -24,13 +26,14 @@ is scored on the same sampled deals, only complete rounds count, and with a give
 ``decision.rng`` a decision is deterministic. ``decision.out_of_time()`` is only a wall-clock
 safety net (checked before every rollout). The variants the arena's ladder measures:
 ``search-cards`` (cards only, the heuristic's bidding, no inference), ``search-deal`` (every
-decision, no inference) and ``search`` (every decision, with inference).
+decision, no inference), ``search-rollout`` (every decision, with inference, every sampled deal
+played out) and ``search`` (the same, the late sampled deals solved).
 """
 from __future__ import annotations
 
 from ..cards import SUITS, TRUMP, plain_order, trump_order
-from ..simulator import from_state
-from . import contract, heuristic, inference
+from ..simulator import action_of, from_state
+from . import contract, heuristic, inference, solver
 from .determinize import prefix_state, sample_hands, sampled_state, starting_hands
 from .knowledge import read
 from .rollout import ROLLOUTS, play_out
@@ -39,6 +42,9 @@ from .rollout import ROLLOUTS, play_out
 DEFAULT_PLAYOUTS = 160
 # A few sampled deals are noisy: leave the heuristic's card only for a clear gain, in points a deal.
 MARGIN = 1.0
+# A playout costs about as much time as 25 solver nodes on the 2-core VM; the solver gets four times that.
+NODES_PER_PLAYOUT = 100
+SOLVE_CARDS = 4  # cards in the seat's hand from which the sampled deals are solved: earlier they rarely are
 
 
 def distinct(legal: list[dict], preferred: dict, known) -> list[dict]:
@@ -77,7 +83,25 @@ def weigher(decision, known, cards: bool = True):
                              (inference.play_weight(played, starting, known) if played else 1.0))
 
 
-def choose_card(decision, known, fallback: dict, playouts: int, rollout, margin: float, weigh=None) -> dict:
+def solve(sim, seat: int, legal: list[dict], limit: int) -> list[float] | None:
+    """Each card's exact value for ``seat``'s side in the sampled deal ``sim`` (``solver``), or
+    None when it is not solved within ``limit`` nodes."""
+    if not solver.solvable(sim):
+        return None
+    players = sim.rules.players
+    cards = [action_of(command, players) for command in legal]
+    try:
+        values = solver.solver_for(sim, seat, limit).values(sim, cards)
+    except solver.OutOfNodes:
+        return None
+    return [values[card] for card in cards]
+
+
+def choose_card(decision, known, fallback: dict, playouts: int, rollout, margin: float, weigh=None,
+                solving: bool = False) -> dict:
+    """The card to play: each distinct legal card scored in the same sampled deals, played out,
+    or (``solving``, late in the deal: ``SOLVE_CARDS``) solved exactly within each deal's share of
+    ``playouts * NODES_PER_PLAYOUT`` solver nodes; once a deal is not, the rest are played out."""
     legal = distinct(decision.legal, fallback, known)
     if len(legal) == 1:
         return fallback
@@ -85,18 +109,25 @@ def choose_card(decision, known, fallback: dict, playouts: int, rollout, margin:
     totals = [0.0] * len(legal)
     weights = 0.0
     rounds = done = 0
+    solving = solving and len(known.hand) <= SOLVE_CARDS
+    limit = playouts * NODES_PER_PLAYOUT // max(1, playouts // len(legal))
     while done + len(legal) <= playouts:
         if decision.out_of_time():
             break
         hands = sample_hands(known, decision.rng)
         w = 1.0 if weigh is None else weigh(starting_hands(known, hands))
         sim = from_state(sampled_state(decision, known, prefix, hands).inner)
-        values = []
-        for command in legal:
-            if values and decision.out_of_time():
-                break
-            values.append(play_out(sim, decision.seat, command, rollout, decision.rng))
-            done += 1
+        values = solve(sim, decision.seat, legal, limit) if solving else None
+        if values is not None:
+            done += len(legal)
+        else:
+            solving = False
+            values = []
+            for command in legal:
+                if values and decision.out_of_time():
+                    break
+                values.append(play_out(sim, decision.seat, command, rollout, decision.rng))
+                done += 1
         if len(values) < len(legal):
             break
         totals = [t + w * v for t, v in zip(totals, values)]
@@ -113,7 +144,7 @@ def choose_card(decision, known, fallback: dict, playouts: int, rollout, margin:
 
 
 def make_search(playouts: int | None = None, rollout: str = "heuristic", margin: float = MARGIN,
-                deal: bool = True, infer: bool = True):
+                deal: bool = True, infer: bool = True, solving: bool = False):
     """A search policy: at most ``playouts`` rollouts a decision (``decision.playouts`` first,
     ``DEFAULT_PLAYOUTS`` when both are None) with the named rollout, leaving the heuristic's card
     only for one better by more than ``margin`` on average; ``deal``: the bid, the trumps and the
@@ -133,11 +164,12 @@ def make_search(playouts: int | None = None, rollout: str = "heuristic", margin:
         known = read(decision)
         weigh = weigher(decision, known) if infer else None
         if is_card:
-            return choose_card(decision, known, fallback, budget, rollout_policy, margin, weigh)
+            return choose_card(decision, known, fallback, budget, rollout_policy, margin, weigh, solving)
         return contract.choose(decision, known, fallback, budget, rollout_policy, weigh)
 
     policy.playouts, policy.rollout, policy.margin, policy.deal, policy.infer = playouts, rollout, margin, deal, infer
+    policy.solving = solving
     return policy
 
 
-policy = make_search()
+policy = make_search(solving=True)

@@ -58,8 +58,9 @@ def test_schemathesis(fuzz_schema, games, client, path, method, mode):
     if mode == "negative":  # and the other direction: what the spec calls invalid, the server rejects
         checks.append(negative_data_rejection)
     item = SPEC["paths"][path]
-    if mode == "negative" and not (item.get("parameters") or item[method].get("parameters")
-                                   or item[method].get("requestBody")):
+    # Any bytes are an `application/octet-stream` body (an uploaded export): there is no invalid one to make.
+    body = set(item[method].get("requestBody", {}).get("content", {})) - {"application/octet-stream"}
+    if mode == "negative" and not (item.get("parameters") or item[method].get("parameters") or body):
         pytest.skip("no input to make invalid")
     operation = fuzz_schema[path][method.upper()]
     generation_mode = GenerationMode.POSITIVE if mode == "positive" else GenerationMode.NEGATIVE

@@ -324,4 +324,5 @@ def test_health(client):
     response = client.get("/v1/health")
     validate_response(response, "/v1/health", "get")
     assert response.get_json() == {"status": "ok", "components": {
-        "store": {"status": "up"}, "queue": {"status": "inline"}, "workers": {"status": "inline"}}}
+        "store": {"status": "up"}, "queue": {"status": "inline"}, "workers": {"status": "inline"},
+        "analysis": {"status": "inline"}}}

@@ -1,6 +1,8 @@
 """5. Schafkopf's house rules, auction and Schieberrunde played through the API, every response checked against the spec."""
 from __future__ import annotations
 
+import re
+
 import jsonschema
 import pytest
 
@@ -181,13 +183,14 @@ def test_schafkopf_tournament_preset_on_the_short_deck_conforms(client):
 #     -> deal 1 is a Schieberrunde;
 # 1 - Schieberrunde, dealer 0: Vorhand (1) declines, the dealer takes EO GO and, with all eight Obers and
 #     Unters, wins a Herz-Solo (no passing) -> deal 2 is a Schieberrunde;
-# 2 - Schieberrunde, dealer 1: Vorhand (2) plays, pushes his two plain cards, the others push on; he keeps
-#     all eight Obers and Unters and wins a Herz-Solo -> deal 3 is a Schieberrunde;
+# 2 - Schieberrunde, dealer 1: Vorhand (2) plays, pushes his two plain cards, the others push on, Mittelhand
+#     (3) with the rulebook's hint (a Herz card, "two above": Eichel; rules.schieberrunde_hinting); Vorhand
+#     keeps all eight Obers and Unters and wins a Herz-Solo -> deal 3 is a Schieberrunde;
 # 3 - Schieberrunde, dealer 2: Vorhand (3) and the dealer decline: `SchieberrundePaid`;
 # 4 - dealer 3: seat 0 (every Ober and Unter again) wins a Herz-Solo Tout (above the band: no auction,
 #     no target) -> the final view says the next deal would be a Schieberrunde.
 AUCTION_SCHIEBER_RULES = {
-    "deals": 5, "auction": True, "schieberrunde": True, "doppeln": "all", "stoss": 4,
+    "deals": 5, "auction": True, "schieberrunde": True, "schieberrunde_hinting": True, "doppeln": "all", "stoss": 4,
     "allowed_games": ["sie", "solo_tout", "wenz_tout", "solo", "wenz", "farbwenz", "geier", "rufspiel"],
 }
 _TOPS = ["EO", "GO", "HO", "SO", "EU", "GU", "HU", "SU"]
@@ -199,8 +202,8 @@ NEW_EVENT_KEYS = {
     "BidPassed": ({"seat"}, set()),
     "SchieberSpoken": ({"seat", "play", "call"}, {"offered_to"}),
     "ObersHandedOver": ({"seat", "to", "cards"}, set()),
-    "CardsPushed": ({"seat", "to", "cards"}, set()),
-    "CardsReceived": ({"seat", "from", "cards"}, set()),
+    "CardsPushed": ({"seat", "to", "cards"}, {"hint"}),
+    "CardsReceived": ({"seat", "from", "cards"}, {"hint"}),
     "SchieberrundePaid": ({"deal", "dealer", "payers", "price", "payments"}, set()),
     "HandsDealt": ({"deal", "dealer", "hands"}, {"schieberrunde"}),
     "GameNamed": ({"seat", "game", "suit"}, {"auction"}),
@@ -254,7 +257,8 @@ def _auction_schieber_choice(legal: list[dict], view: dict, seat: int) -> dict:
         wish = {"type": "schieber", "play": (deal == 1 and seat != vorhand) or (deal == 2 and seat == vorhand)}
     elif phase == "push":
         plain = [c for c in legal if not tops & set(c["cards"])]
-        wish = plain[0] if plain else legal[-1]
+        hinted = [c for c in plain if c.get("hint", {}).get("above") == 2 and c["hint"]["card"][0] == "H"]
+        wish = hinted[0] if hinted else plain[0] if plain else legal[-1]
     else:  # play: no Stoß, the first legal card
         wish = next(c for c in legal if c["type"] == "play")
     assert wish in legal, (phase, seat, wish, legal)
@@ -285,7 +289,7 @@ def test_schafkopf_auction_and_schieberrunde_conform(client):
     def choose(legal: list[dict], view: dict, seat: int) -> dict:
         round_ = view["game_state"]["schieberrunde"]
         if not feeds and round_ and len(round_["pushes"]) == 3:
-            for who, headers in (("spectator", {}), (2, bearer(tokens[2]))):
+            for who, headers in (("spectator", {}), (2, bearer(tokens[2])), (0, bearer(tokens[0]))):
                 feeds[who] = [e for e in _events(client, game_id, headers)
                               if e["type"] in ("CardsPushed", "CardsReceived")]
         return _auction_schieber_choice(legal, view, seat)
@@ -296,6 +300,10 @@ def test_schafkopf_auction_and_schieberrunde_conform(client):
     for event in feeds[2]:  # Vorhand 2 pushed to 3 and received nothing
         mine = event["data"]["seat"] == 2 and event["type"] == "CardsPushed"
         assert ("cards" in event["data"]) is mine and event["redacted"] is not mine, event
+        assert "hint" not in event["data"]  # Mittelhand's hint is for the third player only
+    # The third player (Hinterhand 0) reads Mittelhand's hint: a Herz card, "two above", names Eichel.
+    [hint] = [e["data"]["hint"] for e in feeds[0] if e["type"] == "CardsReceived" and "hint" in e["data"]]
+    assert hint["card"][0] == "H" and hint["above"] == 2 and hint["suit"] == "E"
 
     phases = {s["phase"] for s in states}
     assert {"auction", "schieber", "push", "naming", "play", "finished"} <= phases
@@ -353,6 +361,9 @@ def test_schafkopf_auction_and_schieberrunde_conform(client):
     # Once finished, the feed is whole.
     pushed = [e for e in spectator if e["type"] in ("CardsPushed", "CardsReceived")]
     assert len(pushed) == 6 and all(len(e["data"]["cards"]) == 2 and not e["redacted"] for e in pushed)
+    assert [e["data"]["hint"]["suit"] for e in pushed if "hint" in e["data"]] == ["E", "E"]
+    transcript = client.get(f"/v1/games/{game_id}/transcript").get_data(as_text=True)
+    assert re.search(r'pushes \S+ \S+ to seat \d with the hint "2 above" H\S+ \(E\)', transcript), transcript
 
 
 @pytest.mark.parametrize("rules,field", [
@@ -363,6 +374,7 @@ def test_schafkopf_auction_and_schieberrunde_conform(client):
     ({"renonce": True, "allowed_games": ["solo"]}, "rules.renonce"),
     ({"auction": True, "allowed_games": ["solo_tout", "bettel", "rufspiel"]}, "rules.auction"),
     ({"schieberrunde": True, "allowed_games": ["wenz", "rufspiel"]}, "rules.schieberrunde"),
+    ({"schieberrunde_hinting": True}, "rules.schieberrunde_hinting"),
 ])
 def test_schafkopf_invalid_combinations_are_422_invalid_setup(client, rules, field):
     """Each option is valid on its own (the spec's schema accepts it); only the combination is refused."""
@@ -381,6 +393,7 @@ def test_schafkopf_invalid_combinations_are_422_invalid_setup(client, rules, fie
     ({"hochzeit": "yes"}, "rules.hochzeit"),
     ({"auction": 1}, "rules.auction"),
     ({"schieberrunde": "true"}, "rules.schieberrunde"),
+    ({"schieberrunde_hinting": 1}, "rules.schieberrunde_hinting"),
     ({"tariffs": {"hochzeit": {"bonus": 5}}}, "rules.tariffs.hochzeit"),
     ({"tariffs": {"tout_factor": 0}}, "rules.tariffs.tout_factor"),
     ({"tariffs": {"schieber": 5}}, "rules.tariffs"),

@@ -131,6 +131,8 @@ def test_all_pass_throws_the_deal_in_and_the_next_dealer_deals():
     events = when(GAME, state, None, {"type": "deal", "deal": 1, "decks": {"cards": list(request.decks["cards"])}})
     assert events[0].data["dealer"] == 0
     assert GAME.scores(state)["deals"] == [[0, 0, 0, 0]]
+    assert GAME.view(state, None)["deal_results"] == [{"game": None, "suit": None, "declarer": None, "declarers": [],
+                                            "won": False, "schneider": False, "schwarz": False}]
 
 
 def test_thrown_in_deal_ends_a_one_deal_session_when_it_counts():

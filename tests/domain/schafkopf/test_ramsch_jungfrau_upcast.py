@@ -30,10 +30,13 @@ def load(name: str) -> list[dict]:
 def test_a_v1_schafkopf_game_created_with_double_all_reads_as_double_all_once():
     rules = {"all_pass": "ramsch", "ramsch_jungfrau": "double_all", "deals": 1}
     data = {"game": "schafkopf", "players": 4, "rules": rules}
-    assert latest("GameCreated") == 2
-    assert upcast("GameCreated", 1, data) == (2, {**data, "rules": {**rules, "ramsch_jungfrau": "double_all_once"}})
+    assert latest("GameCreated") == 3
+    unhinted = {**rules, "schieberrunde_hinting": False}  # v3: the option that came later, off
+    assert upcast("GameCreated", 1, data) == (3, {**data, "rules": {**unhinted, "ramsch_jungfrau": "double_all_once"}})
     assert rules["ramsch_jungfrau"] == "double_all"  # the stored data is not changed in place
-    assert upcast("GameCreated", 2, data) == (2, data)  # written today: double_all means per Jungfrau
+    assert upcast("GameCreated", 2, data) == (3, {**data, "rules": unhinted})  # double_all means per Jungfrau
+    today = {**data, "rules": {**rules, "schieberrunde_hinting": True}}
+    assert upcast("GameCreated", 3, today) == (3, today)
 
 
 @pytest.mark.parametrize("data", [
@@ -43,7 +46,9 @@ def test_a_v1_schafkopf_game_created_with_double_all_reads_as_double_all_once():
     {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 2}},
 ])
 def test_every_other_v1_game_created_is_read_unchanged(data):
-    assert upcast("GameCreated", 1, data) == (2, data)
+    version, read = upcast("GameCreated", 1, data)
+    assert version == 3 and read == ({**data, "rules": {**data["rules"], "schieberrunde_hinting": False}}
+                                     if data["game"] == "schafkopf" else data)
 
 
 @pytest.mark.parametrize("name,payments", [("schafkopf-ramsch-double-all-v1", [-120, 40, 40, 40]),
@@ -75,7 +80,8 @@ def test_the_old_exports_header_names_the_rules_as_stored_and_a_new_export_of_it
     records = load("schafkopf-ramsch-double-all-v1")
     header = records[0]
     assert header["rules"]["ramsch_jungfrau"] == "double_all"  # written before the change
-    upcast_rules = {**header["rules"], "ramsch_jungfrau": "double_all_once"}  # what a server writes today
+    upcast_rules = {**header["rules"], "ramsch_jungfrau": "double_all_once",  # what a server writes today
+                    "schieberrunde_hinting": False}
     assert audit.verify(TABLE, [{**header, "rules": upcast_rules}, *records[1:]]).ok
     wrong = {**header["rules"], "ramsch_jungfrau": "double_individually"}
     report = audit.verify(TABLE, [{**header, "rules": wrong}, *records[1:]])

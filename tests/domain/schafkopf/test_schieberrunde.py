@@ -176,3 +176,84 @@ def test_the_schieberrunde_needs_the_solo():
     with pytest.raises(errors.InvalidSetup) as raised:
         GAME.setup(4, {"schieberrunde": True, "allowed_games": ["rufspiel", "wenz"]}, None)
     assert "rules.schieberrunde" in raised.value.errors
+
+
+# The passing round with hinting (house rule ``schieberrunde_hinting``): the rulebook's example, "if they
+# pass a Hearts card and hint 'two above', they mean that they believe Acorns will be trump".
+HINTING = {**RULES, "schieberrunde_hinting": True}
+
+
+def pushed_to_mittelhand(rules=HINTING):
+    """Given: Vorhand (seat 0) plays and has passed S8 S7 to Mittelhand (seat 1)."""
+    _, state = step(schieber_dealt(rules), 0, {"type": "schieber", "play": True})
+    _, state = step(state, 0, {"type": "push", "cards": ["S8", "S7"]})
+    return state
+
+
+def test_mittelhand_hints_the_third_player_two_above_a_hearts_card_means_eichel():
+    state = pushed_to_mittelhand()
+    assert {"type": "push", "cards": ["GK", "H7"], "hint": {"card": "H7", "above": 2}} not in \
+        GAME.legal_commands(state, 1)  # Mittelhand holds no H7: its own cards only
+    events, state = step(state, 1, {"type": "push", "cards": ["E9", "S10"], "hint": {"card": "S10", "above": 1}})
+    pushed, received = events
+    assert received.data == {"seat": 2, "from": 1, "cards": ["E9", "S10"],
+                             "hint": {"card": "S10", "above": 1, "suit": "H"}}
+    assert pushed.data["hint"] == received.data["hint"]
+    # Seen by the passer and the third player alone, with the cards, until the session ends.
+    assert redact_data(received.data, received.visibility, 2)[0]["hint"]["suit"] == "H"
+    for viewer in (None, 0, 1, 3):
+        assert redact_data(received.data, received.visibility, viewer)[0] == {"seat": 2, "from": 1}
+    for viewer in (None, 0, 2, 3):
+        assert redact_data(pushed.data, pushed.visibility, viewer)[0] == {"seat": 1, "to": 2}
+    hint = {"card": "S10", "above": 1, "suit": "H"}
+    assert GAME.view(state, 2)["schieberrunde"]["pushes"][1] == {"from": 1, "to": 2, "cards": ["E9", "S10"],
+                                                                 "hint": hint}
+    assert GAME.view(state, 1)["schieberrunde"]["pushes"][1]["hint"] == hint
+    for viewer in (None, 0, 3):
+        assert GAME.view(state, viewer)["schieberrunde"]["pushes"][1] == {"from": 1, "to": 2}
+
+
+def test_the_rulebooks_example_hearts_two_above_is_eichel():
+    state = pushed_to_mittelhand()
+    state = replace(state, hands=tuple(["H7", *h[1:]] if i == 1 else h for i, h in enumerate(state.hands)))
+    hand = sorted(state.hands[1], key=DECK.index)
+    other = next(c for c in hand if c != "H7")
+    cards = sorted([other, "H7"], key=DECK.index)
+    events = when(GAME, state, 1, {"type": "push", "cards": cards, "hint": {"card": "H7", "above": 2}})
+    assert events[1].data["hint"] == {"card": "H7", "above": 2, "suit": "E"}
+
+
+def test_only_mittelhands_push_may_hint_and_only_within_the_suits():
+    state = pushed_to_mittelhand()
+    legal = GAME.legal_commands(state, 1)
+    plain = [c for c in legal if "hint" not in c]
+    assert len(plain) == 45  # every pair, and beside each its hints: a card's own suit and those above
+    assert {"type": "push", "cards": ["E9", "S10"], "hint": {"card": "S10", "above": 3}} in legal
+    assert {"type": "push", "cards": ["E9", "S10"], "hint": {"card": "E9", "above": 1}} not in legal
+    for hint in ({"card": "E9", "above": 1}, {"card": "S10", "above": 4}, {"card": "SA", "above": 0},
+                 {"card": "S10", "above": "1"}, {"card": "S10", "above": True}, {"card": "S10"}, "E", None):
+        with pytest.raises(errors.InvalidCommand):
+            when(GAME, state, 1, {"type": "push", "cards": ["E9", "S10"], "hint": hint})
+    _, third = step(state, 1, {"type": "push", "cards": ["E9", "G9"]})  # a hint is never owed
+    with pytest.raises(errors.InvalidCommand, match="only Mittelhand"):  # "the third player ... without any hint"
+        when(GAME, third, 2, {"type": "push", "cards": ["E8", "G8"], "hint": {"card": "E8", "above": 0}})
+    assert not any("hint" in c for c in GAME.legal_commands(third, 2))
+    _, vorhand = step(schieber_dealt(HINTING), 0, {"type": "schieber", "play": True})
+    with pytest.raises(errors.InvalidCommand, match="only Mittelhand"):
+        when(GAME, vorhand, 0, {"type": "push", "cards": ["S8", "S7"], "hint": {"card": "S8", "above": 0}})
+
+
+def test_without_the_house_rule_nobody_hints():
+    state = pushed_to_mittelhand(RULES)
+    assert not any("hint" in c for c in GAME.legal_commands(state, 1))
+    with pytest.raises(errors.InvalidCommand, match="schieberrunde_hinting"):
+        when(GAME, state, 1, {"type": "push", "cards": ["E9", "S10"], "hint": {"card": "S10", "above": 1}})
+
+
+def test_hinting_needs_the_schieberrunde():
+    from domain.schafkopf.ruleset import validate_rules
+
+    with pytest.raises(errors.InvalidSetup) as refused:
+        validate_rules({"schieberrunde_hinting": True})
+    assert "rules.schieberrunde_hinting" in refused.value.errors
+    assert validate_rules({"schieberrunde": True, "schieberrunde_hinting": True})["schieberrunde_hinting"] is True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from domain.schafkopf.game_types import order
 
-from .helpers import declared_state, play_out, play_tricks, settled
+from .helpers import GAME, declared_state, play_out, play_tricks, settled
 
 
 def test_plain_rufspiel():
@@ -37,6 +37,9 @@ def test_plain_rufspiel():
     assert (result["won"], result["schneider"], result["schwarz"], result["laufende"]) == (True, False, False, 0)
     assert result["value"] == 10
     assert result["payments"] == [10, -10, 10, -10]
+    # The money list's line: the game, its called suit, who played it with whom, and the end.
+    assert GAME.view(state, None)["deal_results"] == [{"game": "rufspiel", "suit": "S", "declarer": 0, "declarers": [0, 2],
+                                            "won": True, "schneider": False, "schwarz": False}]
 
 
 def test_rufspiel_won_schneider_with_laufende():

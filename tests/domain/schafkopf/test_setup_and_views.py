@@ -34,6 +34,7 @@ def test_setup_returns_the_complete_ruleset():
         "hochzeit": False,
         "auction": False,
         "schieberrunde": False,
+        "schieberrunde_hinting": False,
     }
     assert rules["tariffs"]["wenz"]["laufende_min"] == 2
     assert rules["tariffs"]["bettel"] == {"base": 30}

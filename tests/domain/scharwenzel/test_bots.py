@@ -42,7 +42,7 @@ def play(policies, seed_hex, players=4, rules=ONE_DEAL, rng_seed=0):
 
 
 def test_both_bots_are_registered():
-    assert set(BOTS) == {"heuristic", "search", "search-cards", "search-deal"}
+    assert set(BOTS) == {"heuristic", "search", "search-cards", "search-deal", "search-rollout"}
     assert BOTS["heuristic"] is heuristic.policy and BOTS["search"] is search.policy
     assert (search.policy.deal, search.policy.infer) == (True, True)
     assert (BOTS["search-deal"].deal, BOTS["search-deal"].infer) == (True, False)
