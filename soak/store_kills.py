@@ -192,7 +192,9 @@ def run(kills: int, say, seed: int = 2026, limit_s: float = LIMIT_S) -> dict:
 def kill_under_load(serve: Serve, player: Player, kills: int, say, rng: random.Random, limit_s: float) -> dict:
     pid = serve.process.pid
     store_pattern = r"valkey-server|redis-server"
-    others = {p: command_line(p) for p in children_of(pid) if not re.search(store_pattern, command_line(p))}
+    # A child with no command line is a zombie or one exiting as it is read (a short-lived helper
+    # process): no service whose survival the kills could show.
+    others = {p: cmd for p in children_of(pid) if (cmd := command_line(p)) and not re.search(store_pattern, cmd)}
     probe = Table(serve.url, requests.Session())
     player.start()
     recoveries: list[float] = []
