@@ -18,6 +18,9 @@ out after 5 s and retry ten times):
   socket timeout is the longest block plus a margin, so a wait is never cut
   short, while a dead server is still noticed.
 
+A cluster client is a ``StreamRoutingCluster``: it finds ``XREAD``'s keys
+itself instead of asking a master for them (its docstring says why).
+
 ``wait_until_reachable`` is how a process that cannot do anything without the
 store (a bot worker, an HTTP worker loading the application) rides out an
 outage instead of exiting: an exit would make its supervisor back off, and a
@@ -34,6 +37,7 @@ import time
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.cluster import RedisCluster
+from redis.exceptions import RedisClusterException
 from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster://"
@@ -75,6 +79,50 @@ class PeekingConnection(redis.Connection):
         return True  # a reply nobody read, or b"": the server closed it; either way not fit to lend
 
 
+STREAM_READS = frozenset({"XREAD", "XREADGROUP"})
+
+
+class StreamRoutingCluster(RedisCluster):
+    """A cluster client that reads the keys of ``XREAD`` from its arguments.
+
+    ``XREAD``'s keys follow its ``STREAMS`` keyword, so redis-py cannot place
+    them by the command table and asks a server (``COMMAND GETKEYS``) on the
+    client's default node, one of the masters, before every ``XREAD``. When
+    that master dies, every ``XREAD`` fails on the question, before it reaches
+    the game's own node; and because the error is not the game's node's,
+    redis-py never refreshes its view of the cluster. A game's streams then
+    stopped for good, even after its master's replica was promoted: with
+    Compose's cluster, always when the killed master was the node REDIS_URL
+    names, once when it was another (tests/compose/test_cluster.py). Read here,
+    the keys cost no round trip and depend on no other node. Every other
+    command keeps redis-py's routing: stich sends no other command whose keys
+    move except ``EVAL``, which redis-py reads itself."""
+
+    def determine_slot(self, *args):
+        name = _word(args[0]) if args else None
+        if name not in STREAM_READS:
+            return super().determine_slot(*args)
+        words = [_word(arg) for arg in args]  # redis-py spells the keywords as bytes, a caller may as str
+        if "STREAMS" not in words:
+            return super().determine_slot(*args)  # malformed: the server's error says why
+        named = args[words.index("STREAMS") + 1:]
+        slots = {self.keyslot(key) for key in named[:len(named) // 2]}
+        if len(slots) != 1:
+            raise RedisClusterException(f"{name}'s streams must share one hash slot in a cluster, "
+                                        f"not {len(slots)}: {args!r}")
+        return slots.pop()
+
+
+def _word(arg) -> str | None:
+    if isinstance(arg, bytes):
+        arg = arg.decode("latin-1")
+    return arg.upper() if isinstance(arg, str) else None
+
+
+def _cluster_from_url(url: str, **settings) -> StreamRoutingCluster:
+    return StreamRoutingCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], **settings)
+
+
 _NAME = inspect.signature(redis.ConnectionPool.get_connection).parameters.get("command_name")
 _POOL_WANTS_NAME = _NAME is not None and _NAME.default is inspect.Parameter.empty
 
@@ -90,15 +138,14 @@ def _retry_once_on_connection_error() -> dict:
     return {"retry": retry, "retry_on_error": [redis.ConnectionError], "retry_on_timeout": False}
 
 
-def connect(url: str, max_connections: int = 64) -> redis.Redis | RedisCluster:
+def connect(url: str, max_connections: int = 64) -> redis.Redis | StreamRoutingCluster:
     """A client for ordinary commands. ``max_connections`` bounds the pool of
     this process; a caller that finds every connection busy waits for one
     (up to the command timeout) instead of opening more."""
     settings = {"socket_timeout": COMMAND_TIMEOUT_S, "socket_connect_timeout": CONNECT_TIMEOUT_S,
                 "socket_keepalive": True, **_retry_once_on_connection_error()}
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], max_connections=max_connections,
-                                     **settings)
+        return _cluster_from_url(url, max_connections=max_connections, **settings)
     if url.startswith("redis://"):  # TCP; rediss:// and unix:// keep the library's connection classes
         settings["connection_class"] = PeekingConnection
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections,
@@ -106,14 +153,13 @@ def connect(url: str, max_connections: int = 64) -> redis.Redis | RedisCluster:
     return redis.Redis(connection_pool=pool)
 
 
-def connect_blocking(url: str, longest_block_s: float, max_connections: int) -> redis.Redis | RedisCluster:
+def connect_blocking(url: str, longest_block_s: float, max_connections: int) -> redis.Redis | StreamRoutingCluster:
     """A client for reads that block up to ``longest_block_s`` on purpose; one
     connection per concurrent blocked read, at most ``max_connections``."""
     settings = {"socket_timeout": longest_block_s + BLOCKING_MARGIN_S, "socket_connect_timeout": CONNECT_TIMEOUT_S,
                 "socket_keepalive": True, "retry": Retry(ExponentialBackoff(), 0)}
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], max_connections=max_connections,
-                                     **settings)
+        return _cluster_from_url(url, max_connections=max_connections, **settings)
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections,
                                                  timeout=CONNECT_TIMEOUT_S, **settings)
     return redis.Redis(connection_pool=pool)

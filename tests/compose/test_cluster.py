@@ -5,11 +5,10 @@ SIGKILLed mid-game and stays down (its restart policy turned off first, as a los
 promoted, the game goes on; the old master, started again, rejoins as the new master's replica. Every
 acknowledged event is stored, the game's streams are gapless, every export passes ``stich verify``.
 
-The master killed is one the game's slot lives on, but not redis-node-1, the node REDIS_URL names: when
-that one is killed, stich's cluster clients (redis-py 8.2's RedisCluster, even given all six nodes to
-start from) keep connecting to it after its replica is promoted, so the game's SSE streams stop (a
-master named nowhere is left within 7 s). The second case kills it and is expected to fail until that
-is fixed."""
+Run twice: once killing a master other than redis-node-1, the node REDIS_URL names, and once killing that
+one. Both failed before stich's cluster clients read XREAD's keys themselves: redis-py asked the default
+node (a master) for them, so with that master dead the game's streams stopped for good
+(eventstore.connection.StreamRoutingCluster)."""
 from __future__ import annotations
 
 import random
@@ -19,7 +18,6 @@ import time
 import pytest
 import requests
 
-from soak import Violation
 from soak.game_clients import REQUEST_S, Game, moves, play
 from soak.topology import check_game, run_tournament, tournament_result, verify_export
 
@@ -30,8 +28,6 @@ pytestmark = [pytest.mark.compose, pytest.mark.timeout(1200)]
 
 
 URL_NODE = "redis-node-1"  # docker-compose.cluster.yml's REDIS_URL
-STARTUP_NODE_BUG = ("stich's cluster clients keep connecting to the master REDIS_URL names after it is killed and "
-                    "its replica promoted: the game's SSE streams stop (tests/compose/test_cluster.py's docstring)")
 
 
 def game_on(stack: Stack, session: requests.Session, witness: str, on_url_node: bool, tries: int = 40):
@@ -44,16 +40,7 @@ def game_on(stack: Stack, session: requests.Session, witness: str, on_url_node: 
     raise AssertionError(f"no game's slot on a master {'' if on_url_node else 'other than '}{URL_NODE} in {tries}")
 
 
-# Not only REDIS_URL's node: in a CI run the master of the game's slot was redis-node-2, its replica
-# redis-node-6 was promoted, and every command still met a 503 for 120 s (other runs recovered in 7-11 s).
-# Until stich's cluster clients leave a dead master reliably, this case too records the defect.
-FAILOVER_BUG = ("stich's cluster clients do not reliably leave a killed master for its promoted replica: "
-                "a CI run's game answered 503 for 120 s after redis-node-2 died (redis-node-6 promoted)")
-
-
-@pytest.mark.parametrize("on_url_node", [pytest.param(False, marks=pytest.mark.xfail(reason=FAILOVER_BUG, strict=False)),
-                                         pytest.param(True, marks=pytest.mark.xfail(reason=STARTUP_NODE_BUG, raises=Violation))],
-                         ids=["a-master", "the-master-REDIS_URL-names"])
+@pytest.mark.parametrize("on_url_node", [False, True], ids=["a-master", "the-master-REDIS_URL-names"])
 def test_cluster_recipe_plays_on_through_a_killed_master_and_its_promoted_replica(timings, tmp_path, on_url_node):
     stack = Stack("docker-compose.cluster.yml", "stich-compose-cluster", HEAD_IMAGE, timings)
     stack.down()
