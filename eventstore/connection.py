@@ -79,9 +79,6 @@ class PeekingConnection(redis.Connection):
         return True  # a reply nobody read, or b"": the server closed it; either way not fit to lend
 
 
-STREAM_READS = frozenset({"XREAD", "XREADGROUP"})
-
-
 class StreamRoutingCluster(RedisCluster):
     """A cluster client that reads the keys of ``XREAD`` from its arguments.
 
@@ -99,8 +96,7 @@ class StreamRoutingCluster(RedisCluster):
     move except ``EVAL``, which redis-py reads itself."""
 
     def determine_slot(self, *args):
-        name = _word(args[0]) if args else None
-        if name not in STREAM_READS:
+        if not args or _word(args[0]) != "XREAD":  # XREAD [COUNT n] [BLOCK ms] STREAMS key ... id ...
             return super().determine_slot(*args)
         words = [_word(arg) for arg in args]  # redis-py spells the keywords as bytes, a caller may as str
         if "STREAMS" not in words:
@@ -108,7 +104,7 @@ class StreamRoutingCluster(RedisCluster):
         named = args[words.index("STREAMS") + 1:]
         slots = {self.keyslot(key) for key in named[:len(named) // 2]}
         if len(slots) != 1:
-            raise RedisClusterException(f"{name}'s streams must share one hash slot in a cluster, "
+            raise RedisClusterException(f"XREAD's streams must share one hash slot in a cluster, "
                                         f"not {len(slots)}: {args!r}")
         return slots.pop()
 

@@ -19,7 +19,6 @@ def test_xread_is_placed_by_its_streams_keys_however_they_are_spelled(cluster_ur
     key = "stich:{g:routing}:events"
     assert client.determine_slot("XREAD", b"COUNT", 5, b"BLOCK", 10, b"STREAMS", key, "0-0") == client.keyslot(key)
     assert client.determine_slot("xread", "streams", key, key + ":x", "0-0", "0-0") == client.keyslot(key)
-    assert client.determine_slot("XREADGROUP", "GROUP", "g", "c", "STREAMS", key, ">") == client.keyslot(key)
     with pytest.raises(RedisClusterException, match="one hash slot"):
         client.determine_slot("XREAD", "STREAMS", "stich:{g:a}:events", "stich:{g:b}:events", "0-0", "0-0")
     assert client.determine_slot("GET", key) == client.keyslot(key)  # every other command: redis-py's own routing
