@@ -39,7 +39,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from stich.redis_server import PrivateRedis, free_port
-from stich.web_worker import CONNECTIONS, gunicorn_argv, raise_open_files_limit
+from stich.web_worker import CONNECTIONS, WORKER_CLASS, gunicorn_argv, raise_open_files_limit
 
 from . import cpu, load, measure, simulator, stream_report, streams, tournament, uploads
 from .processes import children, cpu_seconds, rss_mb
@@ -60,9 +60,10 @@ class Progress:
 
 
 def start_server(redis_url: str, port: int, http_workers: int, connections: int, bot_workers: int,
-                 gc_log: Path | None = None):
+                 gc_log: Path | None = None, worker_class: str = WORKER_CLASS):
     """The production serving setup (``stich.web_worker``: gunicorn, gevent workers) on ``bench.app``.
-    ``gc_log``: where the API workers log their slow garbage collections (see ``bench.app``)."""
+    ``gc_log``: where the API workers log their slow garbage collections (see ``bench.app``);
+    ``worker_class``: gunicorn's, for ``bench.worker_classes``."""
     env = {**os.environ, "REDIS_URL": redis_url, "STICH_RATE_LIMIT_TOKEN": "0", "STICH_RATE_LIMIT_ADDRESS": "0",
            # One address plays every client: no per-address quotas either.
            "STICH_CREATE_LIMIT": "0", "STICH_ACTIVE_GAMES_LIMIT": "0", "STICH_EVENTS_LIMIT": "0", "STICH_STREAMS_LIMIT": "0",
@@ -75,7 +76,7 @@ def start_server(redis_url: str, port: int, http_workers: int, connections: int,
     env.pop("QUEUE_URL", None)
     raise_open_files_limit(http_workers * connections + 1024)  # as `stich serve`: the children inherit it
     gunicorn = subprocess.Popen(gunicorn_argv("bench.app:build()", "127.0.0.1", port, http_workers, connections,
-                                              log_level="error"), env=env, cwd=ROOT)
+                                              log_level="error", worker_class=worker_class), env=env, cwd=ROOT)
     workers = [subprocess.Popen([sys.executable, "-m", "stich.cli", "worker"], env=env, cwd=ROOT)
                for _ in range(bot_workers)]
     deadline = time.monotonic() + 60
@@ -85,6 +86,9 @@ def start_server(redis_url: str, port: int, http_workers: int, connections: int,
                 return gunicorn, workers
         except OSError:
             time.sleep(0.1)
+    for process in [gunicorn, *workers]:
+        process.kill()
+        process.wait()
     raise RuntimeError("the benchmark server did not start")
 
 

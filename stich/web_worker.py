@@ -72,10 +72,15 @@ PROBLEM_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417:
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
 
 
+WORKER_CLASS = f"{__name__}.StreamingWorker"
+
+
 def gunicorn_argv(app: str, host: str, port: int, workers: int, connections: int = CONNECTIONS,
-                  log_level: str = "warning", access_log: str | None = None) -> list[str]:
+                  log_level: str = "warning", access_log: str | None = None,
+                  worker_class: str = WORKER_CLASS) -> list[str]:
     """``access_log``: a file (absolute: gunicorn changes directory) or ``-`` for stdout, for a line per
-    request (``AccessLogger``); None, none."""
+    request (``AccessLogger``); None, none. ``worker_class``: another is for the benchmark's
+    comparison only (``bench.worker_classes``)."""
     # To be started from any directory: ``python -m`` would put the working directory first on
     # sys.path (``-P`` stops that), and gunicorn puts its --chdir there, so a folder named ``stich``
     # or ``api`` where the user stands would be imported instead of ours. gunicorn also inserts the
@@ -84,7 +89,7 @@ def gunicorn_argv(app: str, host: str, port: int, workers: int, connections: int
     return [
         sys.executable, "-P", "-m", "gunicorn", "--chdir", PACKAGE_ROOT,
         "--bind", f"{host}:{port}", "--workers", str(workers),
-        "--worker-class", f"{__name__}.StreamingWorker", "--worker-connections", str(connections),
+        "--worker-class", worker_class, "--worker-connections", str(connections),
         "--keep-alive", str(KEEPALIVE_S), "--timeout", str(REQUEST_TIMEOUT_S), "--graceful-timeout", "5",
         # No control socket: its default path is shared by every gunicorn of the user.
         "--no-control-socket", "--log-level", log_level, "--config", "python:stich.gunicorn_hooks",

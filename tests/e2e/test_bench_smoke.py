@@ -107,3 +107,28 @@ def test_the_uploads_phase_measures_health_and_memory(tmp_path):
     # No per-address limits in the benchmark's app: every padded upload is read, then refused.
     assert flood["answers"] == {"400 export_limit": 120} and flood["peak_rise_mb"] > 0
     assert "upload_health_p99<=100ms" in figures["targets"] and "health during two worst uploads" in result.stdout
+
+
+def test_the_worker_classes_comparison_measures_both_classes_on_both_cycles(tmp_path):
+    """`python -m bench.worker_classes`, one short round: both gunicorn worker classes served every
+    move of both cycles; no timing thresholds, so not `serial`."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    result = subprocess.run([sys.executable, "-m", "bench.worker_classes", "--duration", "3", "--rounds", "1",
+                             "--out", str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    [path] = list(tmp_path.glob("worker-classes-*.json"))
+    report = json.loads(path.read_text())
+    for name in ("StreamingWorker", "gevent_pywsgi"):
+        for cycle in ("moves", "sse_moves"):
+            row = report["summary"][name][cycle]
+            assert row["failures"] == 0 and row["moves_per_s"] > 0 and row["cpu_us_per_move"] > 0, (name, cycle)
+            assert 0 < row["p50_ms"] <= row["p99_ms"], (name, cycle)
+    assert set(report["ratios_gevent_pywsgi_over_streaming_worker"]["moves"]) == {
+        "moves_per_s", "cpu_us_per_move", "p99_ms"}
+    assert "ratio" in result.stdout
+
+
+def test_the_worker_classes_comparison_refuses_a_run_of_nothing(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "bench.worker_classes", "--rounds", "0", "--out", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "must be positive" in result.stderr and not list(tmp_path.iterdir())
