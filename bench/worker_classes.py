@@ -33,7 +33,6 @@ import argparse
 import json
 import statistics
 import sys
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 

@@ -12,6 +12,7 @@ import dataclasses
 import random
 
 from domain.bots import match
+from tests.domain.solving_checks import assert_legal_and_repeatable, counting_solves
 from domain.schafkopf.bots import BOTS, heuristic, search, solver
 from domain.schafkopf.bots.knowledge import read
 from domain.schafkopf.simulator import INDEX
@@ -35,31 +36,16 @@ def late_decisions(number: int) -> list:
     return found
 
 
-def counting_solves(monkeypatch) -> list:
-    calls = []
-    real = solver.solver_for
-
-    def counted(*args, **kwargs):
-        calls.append(args)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(solver, "solver_for", counted)
-    return calls
-
-
 def test_late_decisions_are_solved_legal_and_repeatable(monkeypatch):
-    calls = counting_solves(monkeypatch)
+    calls = counting_solves(monkeypatch, solver)
     decisions = [d for number in range(3) for d in late_decisions(number)]
     assert len(decisions) >= 6
-    for decision in decisions:
-        first = BOTS["search"](dataclasses.replace(decision, rng=random.Random(5), playouts=30))
-        again = BOTS["search"](dataclasses.replace(decision, rng=random.Random(5), playouts=30))
-        assert first in decision.legal and first == again
+    assert_legal_and_repeatable(BOTS["search"], decisions)
     assert calls
 
 
 def test_search_rollout_never_solves(monkeypatch):
-    calls = counting_solves(monkeypatch)
+    calls = counting_solves(monkeypatch, solver)
     for decision in late_decisions(1):
         assert BOTS["search-rollout"](dataclasses.replace(decision, rng=random.Random(5), playouts=30)) \
             in decision.legal
