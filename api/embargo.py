@@ -76,6 +76,15 @@ def table_link(game_id: str, tournament_id: str | None) -> dict | None:
     return None
 
 
+
+def refuse_unless_seated(game_id: str, documents: str, reading: str) -> None:
+    """An embargoed game's read: its documents (export, transcript) to nobody (``documents`` says why),
+    the rest to its own seats only (``reading``)."""
+    if request.endpoint in DOCUMENTS:
+        raise Problem(403, "embargoed", documents)
+    if viewer_seat(game_id, required=False) is None:
+        raise Problem(403, "embargoed", reading)
+
 class Embargo:
     def __init__(self, size: int = CACHE_SIZE):
         self.size = size
@@ -89,26 +98,21 @@ class Embargo:
         if request.method not in ("GET", "HEAD") or not game_id:
             return
         if self.challenge_embargoed(game_id):
-            if request.endpoint in DOCUMENTS:
-                raise Problem(403, "embargoed", "this game plays today's daily challenge, which other players may "
-                                                "still be playing: nobody, its own player included, exports it or "
-                                                "reads its transcript until the day is over")
-            if viewer_seat(game_id, required=False) is None:
-                raise Problem(403, "embargoed", "this game plays today's daily challenge, which other players may "
-                                                "still be playing: only its own player reads it until the day is "
-                                                "over")
+            refuse_unless_seated(game_id,
+                                 "this game plays today's daily challenge, which other players may still be playing: "
+                                 "nobody, its own player included, exports it or reads its transcript until the day "
+                                 "is over",
+                                 "this game plays today's daily challenge, which other players may still be playing: "
+                                 "only its own player reads it until the day is over")
             return
         tournament_id = self.tournament_of(game_id)
-        if not tournament_id or not self.embargoed(tournament_id, game_id):
-            return
-        if request.endpoint in DOCUMENTS:
-            raise Problem(403, "embargoed", "this table plays a duplicate round's deals, which other tables may "
-                                            "still be playing: nobody, its own seats included, exports it or "
-                                            "reads its transcript until the round has finished")
-        if viewer_seat(game_id, required=False) is None:
-            raise Problem(403, "embargoed", "this table plays a duplicate round's deals, which other tables may "
-                                            "still be playing: only its own seats can read it until the round "
-                                            "has finished")
+        if tournament_id and self.embargoed(tournament_id, game_id):
+            refuse_unless_seated(game_id,
+                                 "this table plays a duplicate round's deals, which other tables may still be "
+                                 "playing: nobody, its own seats included, exports it or reads its transcript until "
+                                 "the round has finished",
+                                 "this table plays a duplicate round's deals, which other tables may still be "
+                                 "playing: only its own seats can read it until the round has finished")
 
     def refuse_import(self, game_id: str | None, seed_sha256: str | None = None) -> None:
         """An export of a table of a running duplicate round is not imported (a 403): the imported

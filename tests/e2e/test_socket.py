@@ -69,6 +69,22 @@ def new_game(client, game: str, players: int, rules: dict, seats=None, **extra) 
 
 # --------------------------------------------------------------------------- the three games
 
+def chunks_until_closed(sock, closed: list | None = None):
+    """The bytes ``sock`` receives until the server closes it (then ``closed`` gets True), it is reset,
+    or nothing comes for 5 s."""
+    sock.settimeout(5)
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except (ConnectionResetError, socket.timeout):
+            return
+        if not chunk:
+            if closed is not None:
+                closed.append(True)
+            return
+        yield chunk
+
+
 def sse_reader(port, game_id, token, into: list):
     """The seat's SSE stream with views, as a list of ("event", data) and ("view", data), to its end."""
     def read():
@@ -324,15 +340,8 @@ def test_a_slow_reader_is_dropped_without_delaying_anyone_and_never_gets_a_cut_f
     assert len(sent) > 20 and slowest < 1.0, (len(sent), slowest)
     time.sleep(max(0.0, started + 2 * SLOW_S + 1 - time.monotonic()))  # the slow one has read nothing yet
     # Now read what the slow reader was sent: whole messages, then the end of the connection.
-    sock.settimeout(5)
     received, partial = [], []
-    while True:
-        try:
-            chunk = sock.recv(65536)
-        except (ConnectionResetError, socket.timeout):
-            break
-        if not chunk:
-            break
+    for chunk in chunks_until_closed(sock):
         ws.receive_data(chunk)
         for event in ws.events():
             if isinstance(event, TextMessage):
@@ -423,20 +432,11 @@ def test_a_socket_that_answers_no_ping_is_closed(port):
     two pings' time."""
     sock, ws, _ = handshake(port, address())
     time.sleep(2 * PING_S + 2)
-    sock.settimeout(5)
-    data = b""
-    while True:
-        try:
-            chunk = sock.recv(65536)
-        except (ConnectionResetError, socket.timeout):
-            break
-        if not chunk:
-            break
-        data += chunk
-    ws.receive_data(data)
+    closed = []
+    ws.receive_data(b"".join(chunks_until_closed(sock, closed)))
     kinds = [type(event) for event in ws.events()]
     assert Ping in kinds, kinds
-    assert chunk == b"", "the server did not close the dead socket"
+    assert closed, "the server did not close the dead socket"
     sock.close()
 
 
