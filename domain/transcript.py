@@ -87,12 +87,24 @@ def analysis_lines(analysis: Mapping[str, Any]) -> list[str]:
                      f"{s['blunders']} | {s['average_loss']} |")
     marked = [d for d in analysis["decisions"] if d.get("mark")]
     if marked:
-        lines += ["", "| seq | seat | mark | played | value | best | value | loss |", "|---|---|---|---|---|---|---|---|"]
+        lines += ["", "Each value is the search's estimate ± its standard error over the sampled deals "
+                      "(\"exact\": the seat's knowledge fixed every hidden card, and the deal was solved); "
+                      "a move is marked only where its loss is also more than twice its own.",
+                  "", "| seq | seat | mark | played | value | best | value | loss |", "|---|---|---|---|---|---|---|---|"]
         for d in marked:
             lines.append(f"| {d['seq']} | {d['seat']} | {d['mark']} | {_command(d['played']['command'])} | "
-                         f"{d['played']['value']} | {_command(d['best']['command'])} | {d['best']['value']} | "
-                         f"{d['loss']} |")
+                         f"{_estimate(d['played']['value'], d['played'].get('spread'), d.get('exact'))} | "
+                         f"{_command(d['best']['command'])} | "
+                         f"{_estimate(d['best']['value'], d['best'].get('spread'), d.get('exact'))} | "
+                         f"{_estimate(d['loss'], d.get('loss_spread'), d.get('exact'))} |")
     return lines
+
+
+def _estimate(value, spread, exact) -> str:
+    """A value with its spread (an analysis made before spreads were given has none)."""
+    if exact:
+        return f"{value} (exact)"
+    return f"{value} ± {spread}" if spread is not None else f"{value}"
 
 
 def _command(command: Mapping[str, Any]) -> str:

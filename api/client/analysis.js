@@ -32,10 +32,18 @@ function unitOf(game) {
 }
 
 // A move in words and, where it is a card, with the card's face (which names it in text).
-function moveShown(game, move) {
+// An amount with its unit and spread (the standard error over the sampled deals), "exact" where the
+// seat's knowledge fixed every hidden card; an analysis made before spreads were given has none.
+function amount(value, spread, exact, unit) {
+  const shown = Number(value).toFixed(1);
+  if (exact) return `${shown} ${unit} (exact)`;
+  return spread === null || spread === undefined ? `${shown} ${unit}` : `${shown} \u00b1 ${Number(spread).toFixed(1)} ${unit}`;
+}
+
+function moveShown(game, move, exact) {
   const command = move.command || {};
   const words = command.type === "play" ? `Play ${cardName(game, command.card)}` : describeCommand(game, null, command);
-  const value = move.value === null || move.value === undefined ? "not judged" : `expected ${move.value.toFixed(1)} ${unitOf(game).unit}`;
+  const value = move.value === null || move.value === undefined ? "not judged" : `expected ${amount(move.value, move.spread, exact, unitOf(game).unit)}`;
   return [command.type === "play" && command.card ? card(game, command.card, { small: true }) : null,
     h("span", { class: "move-words" }, words, h("span", { class: "note" }, ` (${value})`))];
 }
@@ -198,11 +206,12 @@ export function analysisPanel({ gameId, game, last, finished, track, jump, onMar
     const here = marked.filter((d) => d.seq === now);
     for (const li of track.children) li.classList.toggle("current", Number(li.dataset.seq) === now);
     clear(moment).append(...here.map((d) => h("div", { class: `moment mark-${d.mark}`, dataset: { seat: d.seat } },
-      h("h3", {}, `${seatName(d.seat)}: ${d.mark}, a loss of ${Number(d.loss).toFixed(1)} ${unitOf(game).unit}`),
+      h("h3", {}, `${seatName(d.seat)}: ${d.mark}, a loss of ${amount(d.loss, d.loss_spread, d.exact, unitOf(game).unit)}`),
       h("p", { class: "note explain" }, `The better move was expected to earn ${seatName(d.seat)} ${Number(d.loss).toFixed(1)} `
-        + `${unitOf(game).unit} more (${unitOf(game).of.replace(/^in /, "")}), judged from what the seat knew.`),
-      h("p", { class: "played" }, h("span", { class: "label" }, "Played: "), moveShown(game, d.played)),
-      h("p", { class: "better" }, h("span", { class: "label" }, "Better: "), moveShown(game, d.best)))));
+        + `${unitOf(game).unit} more (${unitOf(game).of.replace(/^in /, "")}), judged from what the seat knew`
+        + (d.exact ? ", which fixed every hidden card: the values are exact." : (d.worlds ? ` over ${d.worlds} sampled deals (\u00b1 is the standard error).` : "."))),
+      h("p", { class: "played" }, h("span", { class: "label" }, "Played: "), moveShown(game, d.played, d.exact)),
+      h("p", { class: "better" }, h("span", { class: "label" }, "Better: "), moveShown(game, d.best, d.exact)))));
   }
 
   start(finished);

@@ -13,7 +13,10 @@ decision (``MAX_PLAYOUTS`` at most) and ``max_decisions`` judged decisions a gam
 (``MAX_DECISIONS`` at most); later decisions are listed with no values.
 
 Every value, loss and threshold is in the game's one unit (``evaluation.UNIT``), which the result
-names. It is derived data: it reads the events and writes none.
+names, with its spread over the sampled worlds (``estimate``): a move is marked only where its loss
+reaches the threshold and stands clear of that spread (``judged_row``). Where the seat's knowledge
+fixed every hidden card, the one world is solved and the values are ``exact``. It is derived data:
+it reads the events and writes none.
 """
 from __future__ import annotations
 
@@ -27,12 +30,14 @@ from ..event import Event
 from ..table import Table, TableState
 from . import GAME_BOTS
 from .decision import decision_for, seat_history
+from .estimate import Estimates
 
 DEFAULT_PLAYOUTS = 96  # per decision: about a second or a few of CPU per game (docs/bots-and-arena.md)
 MAX_PLAYOUTS = 400  # what any caller may ask for a decision
 DEFAULT_MAX_DECISIONS = 1000  # judged per game; a longer game's later decisions have no values
 MAX_DECISIONS = 5000
 MARKS = ("inaccuracy", "mistake", "blunder")
+SPREADS = 2.0  # a loss marks only past this many of its standard errors: about 98% sure one-sided
 
 
 @dataclass(frozen=True)
@@ -128,38 +133,56 @@ def analyse(table: Table, events: Sequence[Event], head: str, budget: Budget = B
     total = min(len(found), budget.max_decisions)
     rows = []
     for number, moment in enumerate(found):
-        row = {"seq": moment.seq, "seat": moment.seat, "played": {"command": moment.command, "value": None},
-               "best": {"command": moment.command, "value": None}, "loss": None, "mark": None}
+        row = {"seq": moment.seq, "seat": moment.seat,
+               "played": {"command": moment.command, "value": None, "spread": None},
+               "best": {"command": moment.command, "value": None, "spread": None},
+               "loss": None, "loss_spread": None, "worlds": 0, "exact": False, "mark": None}
         if number < total:
             judged = judge(table, events, head, moment, budget.playouts, evaluation)
             if judged is not None:
-                (played, played_value), (best, best_value) = judged
-                loss = round(max(best_value - played_value, 0.0), 3)
-                row.update(played={"command": played, "value": round(played_value, 3)},
-                           best={"command": best, "value": round(best_value, 3)}, loss=loss,
-                           mark=mark_of(loss, limits))
+                row.update(judged_row(*judged, limits))
             progress(number + 1, total)
         rows.append(row)
     return _result(head, budget, rows, total, range(found[0].state.players), limits, unit)
 
 
 def judge(table: Table, events: Sequence[Event], head: str, moment: Moment, playouts: int, evaluation):
-    """((played, its value), (best, its value)) of one decision, or None where the search does not
-    judge it (one legal move, or a kind of decision its game's search does not play out)."""
+    """(the moves' estimates, the played move's index, the best's) of one decision, or None where
+    the search does not judge it (one legal move, or a kind of decision its game's search does not
+    play out)."""
     legal = table.legal_commands(moment.state, moment.seat)
     if len(legal) < 2:
         return None
     rng = random.Random(f"{head}:{moment.seq}")
     history = seat_history(events[:moment.seq - 1], moment.seat)
     decision = decision_for(table, moment.state, None, moment.seat, rng, history=history)
-    values = evaluation.values(decision, moment.command, playouts)
-    if not values:
+    got = evaluation.values(decision, moment.command, playouts)
+    if got is None or not got.worlds:
         return None
-    played = next(((c, v) for c, v in values if c == moment.command), None)
+    played = got.index(moment.command)
     if played is None:
         return None
-    best = max(values, key=lambda pair: (pair[1], pair[0] == moment.command))
-    return played, best
+    best = max(range(len(got.commands)), key=lambda i: (got.mean(i), i == played))
+    return got, played, best
+
+
+def judged_row(got: Estimates, played: int, best: int, limits: Mapping[str, float]) -> dict[str, Any]:
+    """A judged decision's values, spreads and mark. The loss is best minus played; its spread is
+    the standard error of that difference world by world (``Estimates.difference_spread``), and a
+    move is marked only where the loss reaches the mark's threshold and is more than
+    ``SPREADS`` spreads (from two worlds up, or exact): a loss the sampled worlds cannot tell from
+    none marks nothing."""
+    # Rounded first, so that anyone can check a mark against the figures shown.
+    loss = round(max(got.mean(best) - got.mean(played), 0.0), 3)
+    loss_spread = round(got.difference_spread(best, played), 3)
+    # One sampled world has no spread to measure: only the one world there is (exact) marks alone.
+    certain = (got.exact or got.worlds > 1) and loss > SPREADS * loss_spread
+    return {"played": {"command": got.commands[played], "value": round(got.mean(played), 3),
+                       "spread": round(got.spread(played), 3)},
+            "best": {"command": got.commands[best], "value": round(got.mean(best), 3),
+                     "spread": round(got.spread(best), 3)},
+            "loss": loss, "loss_spread": loss_spread, "worlds": got.worlds,
+            "exact": got.exact, "mark": mark_of(loss, limits) if certain else None}
 
 
 def _result(head: str, budget: Budget, rows: list[dict], total: int, seats: Iterable[int],

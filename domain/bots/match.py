@@ -2,12 +2,14 @@
 
 The arena and the bots' tests use it; the bot worker plays the same policies one turn at a
 time through the command handler. Every seat's decision is built by ``decision_for``, so a
-policy here sees exactly what it would see in a served game.
+policy here sees exactly what it would see in a served game. Each event carries its actor (the
+seat, or "system"), as the store records it, so that a played game can be analysed.
 """
 from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..event import Event
@@ -40,7 +42,7 @@ def play(table: Table, game: str, players: int, rules: dict, policies: Sequence[
     rng = random.Random(f"{rng_seed}")
     for _ in range(max_moves):
         while (command := table.system_command(state, seed_hex)) is not None:
-            new = table.decide(state, None, command)
+            new = [replace(e, actor="system") for e in table.decide(state, None, command)]
             events += new
             state = table.fold(state, new)
         if state.status == "finished":
@@ -51,7 +53,7 @@ def play(table: Table, game: str, players: int, rules: dict, policies: Sequence[
         if observe is not None:
             observe(state, decision)
         command = policies[seat](decision)
-        new = table.decide(state, seat, command)
+        new = [replace(e, actor=seat) for e in table.decide(state, seat, command)]
         events += new
         state = table.fold(state, new)
     raise RuntimeError(f"the game did not end within {max_moves} moves")

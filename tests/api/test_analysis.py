@@ -84,6 +84,8 @@ def test_the_transcript_shows_the_marks_once_an_analysis_is_done(app):
     for d in body["decisions"]:
         if d["mark"]:
             assert f"| {d['seq']} | {d['seat']} | {d['mark']} |" in text
+            shown = "(exact)" if d["exact"] else f"± {d['loss_spread']}"
+            assert f"| {d['loss']} {shown} |" in text  # the loss with its spread
 
 
 def test_an_unfinished_or_unknown_game_is_refused(app):

@@ -47,7 +47,13 @@ def test_an_analysis_judges_decisions_and_sums_them_up_per_seat(game):
     for d in judged:
         assert d["best"]["value"] >= d["played"]["value"]
         assert d["loss"] == pytest.approx(d["best"]["value"] - d["played"]["value"], abs=0.002)
-        assert d["mark"] == mark_of(d["loss"], limits)
+        # Marked by the threshold, and only where the loss stands clear of its spread.
+        clear = (d["exact"] or d["worlds"] > 1) and d["loss"] > analysis.SPREADS * d["loss_spread"]
+        assert d["mark"] == (mark_of(d["loss"], limits) if clear else None)
+        assert d["worlds"] >= 1 and d["played"]["spread"] >= 0 and d["best"]["spread"] >= 0
+        if d["exact"]:
+            assert d["worlds"] == 1 and d["loss_spread"] == 0 == d["played"]["spread"]
+    assert any(d["loss_spread"] > 0 for d in judged), f"{name}: no spread measured"
     for row in result["seats"]:
         mine = [d for d in judged if d["seat"] == row["seat"]]
         summary = row["summary"]

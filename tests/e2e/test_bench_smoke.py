@@ -132,3 +132,21 @@ def test_the_worker_classes_comparison_refuses_a_run_of_nothing(tmp_path):
     result = subprocess.run([sys.executable, "-m", "bench.worker_classes", "--rounds", "0", "--out", str(tmp_path)],
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "must be positive" in result.stderr and not list(tmp_path.iterdir())
+
+
+def test_the_analysis_marks_bench_counts_the_marks_of_search_games(tmp_path):
+    """`python -m bench.analysis_marks`, two short games: every judged decision counted, the marks
+    under the spread rule never more than under the threshold alone; a bad budget is refused."""
+    out = tmp_path / "marks.json"
+    result = subprocess.run([sys.executable, "-m", "bench.analysis_marks", "--game", "scharfe-schoten", "--games", "2",
+                             "--playouts", "8", "--procs", "1", "--out", str(out)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(out.read_text())
+    assert report["games"] == 2 and report["judged_decisions"] > 0
+    assert set(report["marks_per_100"]) == {"inaccuracy", "mistake", "blunder", "all"}
+    assert report["marks_per_100"]["all"] <= report["threshold_only_marks_per_100"]["all"]
+    assert report["loss_spread_p50"] is not None
+    refused = subprocess.run([sys.executable, "-m", "bench.analysis_marks", "--playouts", "0"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "playouts must be" in refused.stderr

@@ -103,13 +103,16 @@ def test_the_replay_asks_for_the_analysis_and_marks_the_mistakes(browser, server
                 for moment, d in zip(moments, here):
                     heading = moment.find_element(By.TAG_NAME, "h3").text
                     # One decimal, as the page rounds (JavaScript's toFixed need not round a half as Python does)
-                    said = re.fullmatch(rf"Seat {d['seat']}: {d['mark']}, a loss of (-?[0-9.]+) points", heading)
+                    # The loss with its spread (the standard error over the sampled deals), or "exact".
+                    said = re.fullmatch(rf"Seat {d['seat']}: {d['mark']}, a loss of (-?[0-9.]+)"
+                                        rf"(?: ± ([0-9.]+) points| points \(exact\))", heading)
                     assert said and abs(float(said.group(1)) - d["loss"]) <= 0.051, heading
+                    assert d["exact"] if said.group(2) is None else abs(float(said.group(2)) - d["loss_spread"]) <= 0.051
                     assert d["played"]["command"] != d["best"]["command"]
                     for row, move in (("played", d["played"]), ("better", d["best"])):
                         shown = moment.find_element(By.CSS_SELECTOR, f".{row}")
                         words = " ".join(shown.text.split())
-                        value = re.search(r"expected (-?[0-9.]+) points\)", words)  # with its unit
+                        value = re.search(r"expected (-?[0-9.]+)(?: ± [0-9.]+)? points(?: \(exact\))?\)", words)  # with its unit
                         assert value and abs(float(value.group(1)) - move["value"]) <= 0.051, (row, words)
                         faces = shown.find_elements(By.CSS_SELECTOR, ".card[role=img]")
                         if move["command"]["type"] == "play":

@@ -134,8 +134,9 @@ def _choose(averages: list[float], games: list[str | None]) -> int:
     return 0
 
 
-def talk_values(decision, options, playouts: int, inference: bool) -> list[float]:
-    """Each candidate's average score over the same sampled deals (empty: no deal fits)."""
+def talk_values(decision, options, playouts: int, inference: bool, record=None) -> list[float]:
+    """Each candidate's average score over the same sampled deals (empty: no deal fits).
+    ``record(scores)`` is told each deal's scores, in ``options``' order."""
     me, rng = decision.seat, decision.rng
     know = read(decision)
     world = World.prepare(decision, know)
@@ -158,11 +159,15 @@ def talk_values(decision, options, playouts: int, inference: bool) -> list[float
                 break
             continue
         sim = got[1]
-        for i, (action, (_, plan, _)) in enumerate(zip(actions, options)):
+        scores = []
+        for action, (_, plan, _) in zip(actions, options):
             played = sim.copy()
             played.apply(action)
             play_out(played, rng, plan={me: plan} if plan is not None else None)
-            totals[i] += score(played.settlement(), me)
+            scores.append(score(played.settlement(), me))
+        totals = [total + s for total, s in zip(totals, scores)]
+        if record is not None:
+            record(scores)
         worlds += 1
     return [total / worlds for total in totals] if worlds else []
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ...bots.deal_count import count_deals
 from ...event import PUBLIC, Event
 from ...table import Table, TableState
 from ..cards import PLAYERS
@@ -103,6 +104,18 @@ class World:
             hands[seat].append(card)
             room[seat] -= 1
         return hands
+
+    def fixed(self) -> bool:
+        """Does what the seat knows fix every hidden card's holder now: is there exactly one way to
+        give the unseen cards to the other seats within their hand sizes, their voids and the cards
+        placed? (Then every sample is the true deal, as far as the rest of the deal goes.)"""
+        know, me = self.know, self.seat
+        others = [s for s in range(PLAYERS) if s != me]
+        room = {s: know.hand_sizes[s] - sum(1 for seat in know.holds.values() if seat == s) for s in others}
+        gone = know.played | set(know.hand) | set(know.holds)
+        unseen = [c for c in know.deck if c not in gone]
+        allowed = {c: [s for s in others if c not in know.forbidden.get(s, ())] for c in unseen}
+        return count_deals(unseen, allowed, room) == 1
 
     def _counts_hold(self, hands: dict[int, list[str]]) -> bool:
         for seat, count in self.know.trump_count.items():

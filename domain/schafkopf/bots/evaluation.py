@@ -2,13 +2,16 @@
 game (``domain/bots/analysis.py``) compares the move made with.
 
 Every value is in one unit: this seat's payment of the deal plus a little for its side's card
-points (``rollout.score``), averaged over sampled worlds of what the seat knew (its ``Decision``:
-its view and redacted history). Three kinds of decision are judged, by the search bot's own
+points (``rollout.score``; a solved world's is the payment alone), averaged over sampled worlds of
+what the seat knew (its ``Decision``: its view and redacted history). Each move's value in every
+world is kept (``Estimates``), for the spreads the analysis marks by. Three kinds of decision are judged, by the search bot's own
 machinery:
 
-* A card (no Stoß open to the seat): the ``search`` bot's worlds and playouts (``search.search``).
-  Equivalent cards (``search.distinct``) share one value, so the playouts go to the cards that
-  differ.
+* A card (no Stoß open to the seat): the ``search`` bot's worlds, played out or, late in the deal,
+  solved as the bot solves them (``search.search`` with ``solving``). Equivalent cards
+  (``search.distinct``) share one value, so the playouts go to the cards that differ. Where the
+  seat's knowledge fixes every hidden card's holder (``World.fixed``), the one world there is is
+  solved (``solver``): the values are exact, the payment alone, both parties playing perfectly.
 * The talk before the first card, as ``deal_search`` decides it: Doppeln, announcing ("Ich
   spiele" is worth its best game: the naming is judged on its own), naming the game and the called
   Ace (or withdrawing), the auction's raise or pass. ``deal_search.candidates`` and the move made,
@@ -29,23 +32,26 @@ choice); a move made always keeps its value.
 """
 from __future__ import annotations
 
+from ...bots.estimate import Estimates
 from ..simulator import INDEX, from_state
 from . import cardplay, deal_search, heuristic
 from .determinize import World
 from .inference import Prior, pick
 from .knowledge import read
 from .rollout import play_out, score
-from .search import ROLLOUTS, distinct, search
+from .search import NODES_PER_PLAYOUT, ROLLOUTS, distinct, search, solve
 
 # Least loss in payment units (default tariffs: a Rufspiel's base is 10) for each mark.
 THRESHOLDS = {"inaccuracy": 2.0, "mistake": 5.0, "blunder": 10.0}
 UNIT = "payment units per seat"  # what every value and loss is counted in (the analysis shows it)
 STOSS = {"type": "stoss"}
+EXACT_NODES = 10  # a fixed deal's solve may take ten times the nodes a sampled world's may: it is one
 
 
-def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | None:
-    """(command, expected value) for each move the search weighs, ``played`` among them; None when
-    the decision is not one the search decides. At most ``playouts`` playouts, at least one world."""
+def values(decision, played: dict, playouts: int) -> Estimates | None:
+    """Each move the search weighs, ``played`` among them, with its value in every sampled world;
+    None when the decision is not one the search decides. At most ``playouts`` playouts, at least
+    one world."""
     legal = decision.legal
     if len(legal) < 2 or played not in legal:
         return None
@@ -58,36 +64,56 @@ def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | 
     know = read(decision)
     cards = [c["card"] for c in legal if c["type"] == "play"]
     kept = distinct(cards, know, prefer=played["card"])
-    budget = max(playouts, len(kept))  # one world at the least, or no card has a value
+    got = Estimates([{"type": "play", "card": card} for card in kept])
     try:
-        averages = search(decision, know, kept, budget, ROLLOUTS["heuristic"])
+        if _exactly(decision, know, kept, playouts, got):
+            return got
+        budget = max(playouts, len(kept))  # one world at the least, or no card has a value
+        search(decision, know, kept, budget, ROLLOUTS["heuristic"], solving=True,
+               record=lambda scores: got.add([scores[card] for card in kept]))
     except RuntimeError:  # no world fits what the seat saw
         return None
-    if not averages:
-        return None
-    return [({"type": "play", "card": card}, averages[card]) for card in kept if card in averages]
+    return got if got.worlds else None
 
 
-def _talk(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | None:
+def _exactly(decision, know, cards: list[str], playouts: int, got: Estimates) -> bool:
+    """Where the seat's knowledge fixes every hidden card's holder (``World.fixed``), the one world
+    there is, solved: each card's exact payment, both parties playing perfectly from here. False
+    (``got`` untouched) where it does not, in a Ramsch, or past the solver's nodes."""
+    world = World.prepare(decision, know)
+    if not world.fixed():
+        return False
+    sim = from_state(world.sample(decision.rng).inner)
+    scores = solve(sim, decision.seat, cards, playouts * NODES_PER_PLAYOUT * EXACT_NODES)
+    if scores is None:
+        return False
+    got.add([scores[card] for card in cards])
+    got.exact = True
+    return True
+
+
+def _talk(decision, played: dict, playouts: int) -> Estimates | None:
     options = deal_search.candidates(decision)
     if not any(command == played for command, _, _ in options):
         options.append((played, None, None))  # the rollout then names the heuristic's game for it
     if len(options) < 2:
         return None
-    averages = deal_search.talk_values(decision, options, max(playouts, len(options)), inference=True)
+    got = Estimates([command for command, _, _ in options])
+    averages = deal_search.talk_values(decision, options, max(playouts, len(options)), inference=True,
+                                       record=got.add)
     if not averages:
         return None
     games = [game for _, _, game in options]
     # The heuristic's choice is options[0]; a bold candidate counts only past the search's margin.
     credible = [not _bold(games[i], games[0]) or averages[i] - averages[0] > deal_search.BOLD_MARGIN
                 for i in range(len(options))]
-    out: list[tuple[dict, float]] = []
+    keep: list[int] = []  # per command, its best credible candidate (any, for the move made)
     for command in _unique(command for command, _, _ in options):
         mine = [i for i, (c, _, _) in enumerate(options) if c == command]
-        trusted = [averages[i] for i in mine if credible[i]]
+        trusted = [i for i in mine if credible[i]]
         if trusted or command == played:
-            out.append((command, max(trusted or [averages[i] for i in mine])))
-    return out
+            keep.append(max(trusted or mine, key=averages.__getitem__))
+    return got.kept(keep)
 
 
 def _bold(game: str | None, heuristic_game: str | None) -> bool:
@@ -103,7 +129,7 @@ def _unique(commands) -> list[dict]:
     return out
 
 
-def _stoss(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | None:
+def _stoss(decision, played: dict, playouts: int) -> Estimates | None:
     """The Stoß (then the best card) and each distinct card without it, in the same worlds."""
     know = read(decision)
     me, rng = decision.seat, decision.rng
@@ -111,25 +137,26 @@ def _stoss(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | 
     prefer = played["card"] if played.get("type") == "play" else \
         cardplay.choose(heuristic.situation(decision, know))
     kept = distinct(cards, know, prefer=prefer)
+    rows = []  # per world: each card without the Stoß, then each with it
     try:
         draw = _sampler(decision, know)
-        plain, stossed = [0.0] * len(kept), [0.0] * len(kept)
-        worlds = 0
-        while worlds == 0 or (worlds + 1) * 2 * len(kept) <= playouts:
+        while not rows or (len(rows) + 1) * 2 * len(kept) <= playouts:
             sim = from_state(draw().inner)
-            for i, card in enumerate(kept):
-                plain[i] += _played_out(sim, me, card, rng, stoss=False)
-                stossed[i] += _played_out(sim, me, card, rng, stoss=True)
-            worlds += 1
+            rows.append([_played_out(sim, me, card, rng, stoss=False) for card in kept] +
+                        [_played_out(sim, me, card, rng, stoss=True) for card in kept])
     except RuntimeError:  # no world fits what the seat saw
         return None
-    without = [total / worlds for total in plain]
-    given = max(total / worlds for total in stossed)
-    out = [({"type": "play", "card": card}, value) for card, value in zip(kept, without)]
+    got = Estimates([{"type": "play", "card": card} for card in kept] + [STOSS] * len(kept))
+    for row in rows:
+        got.add(row)
+    without = [got.mean(i) for i in range(len(kept))]
+    best = max(range(len(kept), 2 * len(kept)), key=got.mean)  # the Stoß with its best card
+    keep = list(range(len(kept)))
     # A Stoß the heuristic would not give is a strategy-fusion favourite: only past the search's margin.
-    if played == STOSS or heuristic.stoss_wanted(decision, know) or given - max(without) > deal_search.BOLD_MARGIN:
-        out.append((STOSS, given))
-    return out
+    if played == STOSS or heuristic.stoss_wanted(decision, know) or \
+            got.mean(best) - max(without) > deal_search.BOLD_MARGIN:
+        keep.append(best)
+    return got.kept(keep)
 
 
 def _played_out(sim, me: int, card: str, rng, stoss: bool) -> float:

@@ -167,12 +167,13 @@ def solve(sim: Simulator, seat: int, cards: list[str], limit: int) -> dict[str, 
 
 
 def search(decision, know, cards: list[str], max_playouts: int, rollout, sampler=None,
-           solving: bool = False) -> dict[str, float]:
+           solving: bool = False, record=None) -> dict[str, float]:
     """Average score per card over whole sampled worlds (a world cut short by the clock is dropped).
     ``sampler``: one sampled state a call (default: uniform over what fits the seat's knowledge).
     ``solving``: late in the deal (``SOLVE_CARDS``) each world is solved exactly within its share
     of ``max_playouts * NODES_PER_PLAYOUT`` solver nodes; once a world is not, the rest are
-    played out as before (an early deal would only spend the budget on failing)."""
+    played out as before (an early deal would only spend the budget on failing). ``record(scores)``
+    is told each whole world's scores by card (the analysis keeps them for their spread)."""
     if sampler is None:
         world = World.prepare(decision, know)
         sampler = lambda: world.sample(decision.rng)  # noqa: E731
@@ -197,6 +198,8 @@ def search(decision, know, cards: list[str], max_playouts: int, rollout, sampler
             break
         for card, score_ in scores.items():
             totals[card] += score_
+        if record is not None:
+            record(scores)
         worlds += 1
     return {card: total / worlds for card, total in totals.items()} if worlds else {}
 

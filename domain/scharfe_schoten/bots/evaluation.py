@@ -9,6 +9,7 @@ samples.
 """
 from __future__ import annotations
 
+from ...bots.estimate import Estimates
 from ..simulator import from_state
 from . import heuristic
 from .determinize import Determinizer
@@ -21,8 +22,8 @@ UNIT = "points of the round for the seat"  # what every value and loss is counte
 WIDTH = 6  # moves played out besides the one made: the heuristic's best few
 
 
-def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | None:
-    """(command, expected value) for the heuristic's best ``WIDTH`` moves and ``played``; None
+def values(decision, played: dict, playouts: int) -> Estimates | None:
+    """The heuristic's best ``WIDTH`` moves and ``played``, each with its value per sample; None
     when the phase is not one the search plays out. At most ``playouts`` playouts, at least one
     sample."""
     legal = decision.legal
@@ -33,11 +34,8 @@ def values(decision, played: dict, playouts: int) -> list[tuple[dict, float]] | 
     if played not in kept:
         kept.append(played)
     sampler = Determinizer(decision)
-    totals = [0.0] * len(kept)
-    rounds = 0
-    while rounds == 0 or (rounds + 1) * len(kept) <= playouts:
+    got = Estimates(kept)
+    while not got.worlds or (got.worlds + 1) * len(kept) <= playouts:
         state = from_state(sampler.sample(decision.rng).inner)
-        for i, command in enumerate(kept):
-            totals[i] += playout(state, decision.seat, command)
-        rounds += 1
-    return [(command, total / rounds) for command, total in zip(kept, totals)]
+        got.add([playout(state, decision.seat, command) for command in kept])
+    return got

@@ -41,11 +41,12 @@ class Tally:
         return self.made >= TOUT_SURE * self.weights
 
 
-def tally(decision, known, most: int, rollout, weigh=None, give_up_tout: bool = False) -> Tally:
+def tally(decision, known, most: int, rollout, weigh=None, give_up_tout: bool = False, record=None) -> Tally:
     """Every legal choice of a bidding, naming or tout ``decision`` played to the end in each of at
     most ``most`` sampled deals. ``weigh(starting hands) -> weight`` (None: every deal weighs 1).
     With ``give_up_tout`` the sampling stops once the tout can no longer reach ``TOUT_SURE`` at the
-    weights seen so far (nearly every hand misses it at once)."""
+    weights seen so far (nearly every hand misses it at once). ``record(values, weight)`` is told
+    each sampled deal's values, in ``legal``'s order, and its weight."""
     legal = decision.legal
     players, seat, rng = decision.players, decision.seat, decision.rng
     actions = [action_of(command, players) for command in legal]
@@ -56,16 +57,20 @@ def tally(decision, known, most: int, rollout, weigh=None, give_up_tout: bool = 
         hands = sample_hands(known, rng)
         w = 1.0 if weigh is None else weigh(starting_hands(known, hands))
         sim = from_state(sampled_state(decision, known, prefix, hands).inner)
+        values = []
         for i, action in enumerate(actions):
             played = sim.copy()
             played.apply(action)
             scored = finish(played, rollout, rng)
-            result.totals[i] += w * value(scored, seat)
+            values.append(value(scored, seat))
+            result.totals[i] += w * values[-1]
             if i == tout:
                 result.made += w * bool(scored["tout_made"])
                 missed += w * (not scored["tout_made"])
         result.weights += w
         result.rounds += 1
+        if record is not None:
+            record(values, w)
         if give_up_tout and tout is not None and missed > (1 - TOUT_SURE) * result.weights / result.rounds * most:
             result.gave_up = True
             break

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from ...bots.deal_count import count_deals
 from ...event import Event
 from ...table import Table, TableState
 from ..cards import PERMANENT, SUITS, suit_counts
@@ -121,6 +122,19 @@ def _deal_unseen(known: Knowledge, rng: random.Random, quotas) -> list[tuple[str
     for seat in others:
         hands[seat] = tuple(held[seat])
     return hands
+
+
+def fixed(known: Knowledge) -> bool:
+    """Does what the seat knows fix every hidden card's holder now: exactly one way to deal the
+    unseen cards within the hand sizes and the voids? The bids' claims are left out: they can only
+    narrow the ways, so one way without them is one way with them (and a deal they alone fix is
+    counted as not fixed, which costs exactness, never correctness)."""
+    ranking = known.ranking
+    follow = None if ranking is None else card_tables(ranking.trumps, ranking.players)[0]
+    others = [s for s in range(known.players) if s != known.seat]
+    allowed = {card: [s for s in others if follow is None or follow[card] not in known.voids.get(s, ())]
+               for card in known.unseen()}
+    return count_deals(list(allowed), allowed, {s: known.hand_sizes[s] for s in others}) == 1
 
 
 def _honours_claims(known: Knowledge, hands) -> bool:
