@@ -13,7 +13,8 @@ with the same policies the bot workers use (``domain.bots.policy``), in
 parallel processes. A search bot's budget is ``--playouts`` a decision; the
 wall clock (``--budget-ms``, by this process's clock) is only a safety net,
 generous by default so that the machine's load never decides a result, and
-the report counts the decisions it stopped.
+the report counts the decisions it stopped. In Schafkopf each comparison has its Stoß table
+(``stoss_table``): how far the Stöße went, and what each level paid its declarers and its givers.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from domain.scharwenzel.bots.outcome import side_value
 from domain.scharwenzel.scoring import side_of
 from domain.table import PLAYOUTS_RANGE, Table
 
+from . import stoss_table
 from .help_formatter import HelpFormatter
 
 DESCRIPTION = """\
@@ -47,7 +49,9 @@ the luck of the deal cancels. Per deal the result is A's mean score minus B's; t
 report gives its mean over all deals with a 95% confidence interval. In Scharwenzel
 the even and odd seats are the two sides. A search bot plays --playouts a decision;
 --budget-ms is only a safety net, and the report counts the decisions it stopped.
-It writes a JSON report (and, with matplotlib, a PNG plot) to --out."""
+In Schafkopf it adds a Stoß table: deals at each level (none, Kontra, Re, Supra,
+Resupra), how often the declaring party won, and what the declarer and the last
+Stoß's giver were paid on average. It writes a JSON report (and, with matplotlib, a PNG plot) to --out."""
 
 # The safety net's default: far above any default search's decision time on a loaded machine, so
 # that a result depends on the playouts only (the worker's net is 500 ms: people wait there).
@@ -118,6 +122,7 @@ def play_deal(match: Match, base: str, deal: int) -> dict:
     seed_hex = seed_of(base, deal)
     kinds = {match.first: Net(policy(match.first, match.game)), match.second: Net(policy(match.second, match.game))}
     scores = {match.first: [], match.second: []}
+    stoss: list[dict] = []  # Schafkopf: each seating's deals, for the Stoß table
     for swap in (False, True):
         lineup = [(match.second if swap else match.first) if seat % 2 == 0 else
                   (match.first if swap else match.second) for seat in range(match.players)]
@@ -127,10 +132,12 @@ def play_deal(match: Match, base: str, deal: int) -> dict:
         totals = deal_scores(table, state, events)
         for seat, kind in enumerate(lineup):
             scores[kind].append(totals[seat])
+        if match.game == "schafkopf":
+            stoss += stoss_table.deal_rows(events, lineup)
     means = {kind: sum(values) / len(values) for kind, values in scores.items()}
     return {"deal": deal, "difference": means[match.first] - means[match.second], "means": means,
             "decisions": {kind: net.decisions for kind, net in kinds.items()},
-            "net_stopped": {kind: net.stopped for kind, net in kinds.items()}}
+            "net_stopped": {kind: net.stopped for kind, net in kinds.items()}, "stoss": stoss}
 
 
 def interval(values: list[float]) -> dict:
@@ -161,7 +168,9 @@ def run_match(match: Match, deals: int, base: str, procs: int, progress) -> dict
             "excludes_zero": difference["ci95"][0] > 0 or difference["ci95"][1] < 0,
             "decisions": {kind: sum(r["decisions"][kind] for r in results) for kind in (match.first, match.second)},
             "net_stopped": {kind: sum(r["net_stopped"][kind] for r in results) for kind in (match.first, match.second)},
-            "seconds": round(time.monotonic() - started, 1)}
+            "seconds": round(time.monotonic() - started, 1),
+            **({"stoss": stoss_table.table([row for r in results for row in r["stoss"]])}
+               if match.game == "schafkopf" else {})}
 
 
 def bar(stream):
@@ -261,6 +270,8 @@ def main(argv=None) -> int:
         stopped = ", ".join(f"{kind} {row['net_stopped'][kind]} of {row['decisions'][kind]}"
                             for kind in (row["first"], row["second"]))
         print(f"  {'':>9}   decisions the safety net stopped: {stopped}")
+        if "stoss" in row:
+            print("\n".join(stoss_table.lines(row["stoss"])))
     print(f"written: {out / (stem + '.json')}" + (f", {out / (stem + '.png')}" if plotted else
                                                   " (no plot: matplotlib is not installed)"))
     return 0

@@ -27,6 +27,12 @@ def test_a_short_ladder_runs_and_reports_each_step(game, tmp_path):
         assert set(row["means"]) == {row["first"], row["second"]}
     assert list(tmp_path.glob("*.png")), "the ladder plot was not written"
     assert "heuristic - random" in result.stdout and "search - heuristic" in result.stdout
+    for row in report["comparisons"]:  # Schafkopf's Stoß table, and only Schafkopf's
+        assert ("stoss" in row) == (game == "schafkopf")
+    if game == "schafkopf":
+        assert "Stoß level" in result.stdout
+        for row in report["comparisons"]:
+            assert sum(line["deals"] for line in row["stoss"]) <= 2 * 4  # a deal per seating at most
 
 
 def test_bad_kinds_are_refused_with_a_reason(tmp_path):
