@@ -28,6 +28,14 @@ from .ratelimit import Limits, RateLimiter, standing_fields
 from .view_cache import ViewCache
 from .websocket import SocketLimits
 
+# The store's answers that mean "not now" rather than "no": a node unreachable or slow, and a
+# cluster between a master's death and its replica's promotion (CLUSTERDOWN, TRYAGAIN, a slot no
+# node serves yet, a write that reached a demoted master). Each refused the command or never
+# answered, so each is a 503 to retry, as a dropped connection is; any other error stays a 500.
+STORE_OUTAGES = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.ClusterError,
+                 redis.exceptions.TryAgainError, redis.exceptions.ReadOnlyError,
+                 redis.exceptions.SlotNotCoveredError, redis.exceptions.RedisClusterUnreachableError)
+
 log = logging.getLogger("stich.api")
 
 
@@ -192,8 +200,6 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
         return problem_response(422, "idempotency_key_reused", str(exc),
                                 errors={"Idempotency-Key": ["already used for another command"]})
 
-    @app.errorhandler(redis.exceptions.ConnectionError)
-    @app.errorhandler(redis.exceptions.TimeoutError)
     def _storage_down(exc: Exception):
         # Nothing was acknowledged: a command whose append did not answer may
         # or may not have landed, which a retry with the same Idempotency-Key settles.
@@ -201,6 +207,9 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
         STORE_ERRORS.inc()
         return problem_response(503, "storage_unavailable", "the event store is unavailable; retry with the same "
                                 "Idempotency-Key", headers={"Retry-After": "1"})
+
+    for outage in STORE_OUTAGES:
+        app.register_error_handler(outage, _storage_down)
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
