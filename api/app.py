@@ -20,6 +20,7 @@ from workers.context import build_runtime
 
 from . import request_log
 from .auth import CredentialCache, PlayerCredentials
+from .feed import TRANSPORT_KEY
 from .http import refuse_unknown_query
 from .metrics import COMMAND_SECONDS, MOVES, REQUESTS, STORE_ERRORS, LabelledChildren
 from .problems import Problem, problem_response
@@ -168,7 +169,8 @@ def create_app(redis_url: str | None = None, bots: str = "rq", queue_url: str | 
     def _after(response):
         rule = request_log.route()
         status = response.status_code
-        counted.get(REQUESTS, rule, request.method, str(status)).inc()
+        transport = "socket" if request.environ.get(TRANSPORT_KEY) == "socket" else "http"
+        counted.get(REQUESTS, rule, request.method, str(status), transport).inc()
         if status == 200 and request.endpoint == "games.post_command" and "game" in g:
             counted.get(COMMAND_SECONDS, g.game).observe(time.perf_counter() - g.started)
             counted.get(MOVES, g.game).inc()

@@ -23,8 +23,10 @@ from workers.dispatch import LANES, lane_queues
 
 from workers.metrics import BOT_TURN_SECONDS, BUCKETS, MOVES  # noqa: F401  (written by the bot workers too)
 
-REQUESTS = Counter("stich_http_requests", "HTTP requests answered, by route, method and status",
-                   ["route", "method", "status"])
+# A socket message stands for the request it would be on HTTP (``api/sockets.py``: one command path),
+# so it is counted here too, told apart by ``transport`` ("http" or "socket").
+REQUESTS = Counter("stich_http_requests", "Requests answered, by route, method, status and transport",
+                   ["route", "method", "status", "transport"])
 COMMAND_SECONDS = Histogram("stich_command_seconds", "Posted commands, from request to answer, by game",
                             ["game"], buckets=BUCKETS)
 OPEN_STREAMS = Gauge("stich_open_streams", "Open SSE streams and waiting long polls", ["kind"],

@@ -10,6 +10,7 @@ import secrets
 from prometheus_client.parser import text_string_to_metric_families
 
 from api import create_app
+from api.feed import TRANSPORT_KEY
 from api.quotas import Quotas
 from api.request_log import JsonFormatter
 
@@ -39,9 +40,10 @@ def test_metrics_count_requests_moves_and_command_latency(client):
     assert client.get("/v1/no-such-route").status_code == 404
     after = scrape(client)
     route = "/v1/games/<game_id>/commands"
-    assert value(after, "stich_http_requests_total", route=route, method="POST", status="200") == \
-        value(before, "stich_http_requests_total", route=route, method="POST", status="200") + 1
-    assert value(after, "stich_http_requests_total", route="unmatched", method="GET", status="404") >= 1
+    assert value(after, "stich_http_requests_total", route=route, method="POST", status="200", transport="http") == \
+        value(before, "stich_http_requests_total", route=route, method="POST", status="200", transport="http") + 1
+    assert value(after, "stich_http_requests_total", route="unmatched", method="GET", status="404",
+                 transport="http") >= 1
     assert value(after, "stich_moves_total", game="scharfe-schoten") == \
         value(before, "stich_moves_total", game="scharfe-schoten") + 1
     assert value(after, "stich_command_seconds_count", game="scharfe-schoten") == \
@@ -92,3 +94,21 @@ def test_behind_a_trusted_proxy_quotas_count_the_forwarded_address(redis_url):
     assert client.post("/v1/games", json=body, headers={"X-Forwarded-For": first}).status_code == 201
     assert client.post("/v1/games", json=body, headers={"X-Forwarded-For": first}).status_code == 429
     assert client.post("/v1/games", json=body, headers={"X-Forwarded-For": second}).status_code == 201
+
+
+def test_a_socket_message_is_counted_as_its_route_on_the_socket_transport(client):
+    """The socket answers a message through the route it stands for (``Session.dispatch`` marks its
+    environ): it counts as that route with ``transport="socket"``, never as an HTTP request."""
+    game_id, tokens = new_game(client, players=3, humans=(0, 1, 2))
+    legal = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).get_json()["legal"]
+    before = scrape(client)
+    posted = client.post(f"/v1/games/{game_id}/commands", json=legal[0], headers=auth(tokens[0]),
+                         environ_overrides={TRANSPORT_KEY: "socket"})
+    assert posted.status_code == 200
+    after = scrape(client)
+    route = "/v1/games/<game_id>/commands"
+    for transport, more in (("socket", 1), ("http", 0)):
+        assert value(after, "stich_http_requests_total", route=route, method="POST", status="200",
+                     transport=transport) == \
+            value(before, "stich_http_requests_total", route=route, method="POST", status="200",
+                  transport=transport) + more
