@@ -14,7 +14,7 @@ parallel processes. A search bot's budget is ``--playouts`` a decision; the
 wall clock (``--budget-ms``, by this process's clock) is only a safety net,
 generous by default so that the machine's load never decides a result, and
 the report counts the decisions it stopped. In Schafkopf each comparison has its Stoß table
-(``stoss_table``): how far the Stöße went, and what each level paid its declarers and its givers.
+(``stoss_table``): how far the Stöße went, and what each Stoß paid whoever gave it.
 """
 from __future__ import annotations
 
@@ -49,9 +49,10 @@ the luck of the deal cancels. Per deal the result is A's mean score minus B's; t
 report gives its mean over all deals with a 95% confidence interval. In Scharwenzel
 the even and odd seats are the two sides. A search bot plays --playouts a decision;
 --budget-ms is only a safety net, and the report counts the decisions it stopped.
-In Schafkopf it adds a Stoß table: deals at each level (none, Kontra, Re, Supra,
-Resupra), how often the declaring party won, and what the declarer and the last
-Stoß's giver were paid on average. It writes a JSON report (and, with matplotlib, a PNG plot) to --out."""
+In Schafkopf it adds a Stoß table: the deals at each level reached (none, Kontra,
+Re, Supra, Resupra), how often the declaring party won and what the declarer was
+paid; and each Stoß at the level it was given, with what its givers were paid on
+average, by kind. It writes a JSON report (and, with matplotlib, a PNG plot) to --out."""
 
 # The safety net's default: far above any default search's decision time on a loaded machine, so
 # that a result depends on the playouts only (the worker's net is 500 ms: people wait there).

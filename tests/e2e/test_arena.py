@@ -32,7 +32,8 @@ def test_a_short_ladder_runs_and_reports_each_step(game, tmp_path):
     if game == "schafkopf":
         assert "Stoß level" in result.stdout
         for row in report["comparisons"]:
-            assert sum(line["deals"] for line in row["stoss"]) <= 2 * 4  # a deal per seating at most
+            assert sum(line["deals"] for line in row["stoss"]["reached"]) <= 2 * 4  # a deal per seating at most
+            assert all(line["deals"] <= 2 * 4 for line in row["stoss"]["given"])
 
 
 def test_bad_kinds_are_refused_with_a_reason(tmp_path):

@@ -2,8 +2,9 @@
 
 * Given a Solo stoßed up to Supra and won by its declarer, a Rufspiel with a Kontra lost by its
   declarers, one with no Stoß, a Ramsch and a thrown-in deal, when the table is made, then each
-  two-party deal counts once at its level, lone and partner games apart, the Ramsch and the
-  thrown-in deal not at all, and each level names the last Stoß's giver by kind and what it was paid.
+  two-party deal counts once at the level it reached, lone and partner games apart, the Ramsch and
+  the thrown-in deal not at all; and each Stoß counts at the level it was given, whatever followed,
+  with its giving party, how often that won, and what its giver was paid, also by the giver's kind.
 """
 from __future__ import annotations
 
@@ -39,22 +40,27 @@ EVENTS = [
 LINEUP = ["search", "heuristic", "search", "heuristic"]
 
 
-def test_each_two_party_deal_counts_once_at_its_level():
+def test_each_two_party_deal_counts_once_with_its_stosse_in_order():
     rows = stoss_table.deal_rows(EVENTS, LINEUP)
-    assert [(r["level"], r["lone"], r["won"], r["declarer"], r["giver_kind"], r["giver"]) for r in rows] == [
-        ("supra", True, True, 480, "search", -160),
-        ("kontra", False, False, -40, "heuristic", 40),
-        ("none", False, True, 20, None, None),
+    assert [(r["lone"], r["won"], r["declarer"], [(s["kind"], s["result"], s["won"]) for s in r["stosse"]])
+            for r in rows] == [
+        (True, True, 480, [("heuristic", -160, False), ("search", 480, True), ("search", -160, False)]),
+        (False, False, -40, [("heuristic", 40, True)]),
+        (False, True, 20, []),
     ]
 
 
-def test_the_table_sums_the_levels_in_order_and_names_the_givers():
-    rows = stoss_table.deal_rows(EVENTS, LINEUP) * 2  # both seatings alike
-    got = stoss_table.table(rows)
-    assert [(line["level"], line["game"], line["deals"]) for line in got] == [
-        ("none", "partner", 2), ("kontra", "partner", 2), ("supra", "lone", 2)]
-    assert got[0]["declarers_won"] == 1.0 and got[0]["declarer_mean"] == 20.0 and "givers" not in got[0]
-    assert got[1]["declarers_won"] == 0.0 and got[1]["givers"] == {"heuristic": {"deals": 2, "mean": 40.0}}
-    assert got[2]["declarer_mean"] == 480.0 and got[2]["givers"] == {"search": {"deals": 2, "mean": -160.0}}
+def test_the_table_counts_each_deal_where_it_ended_and_each_stoss_where_it_was_given():
+    got = stoss_table.table(stoss_table.deal_rows(EVENTS, LINEUP) * 2)  # both seatings alike
+    assert [(line["level"], line["game"], line["deals"], line["declarers_won"], line["declarer_mean"])
+            for line in got["reached"]] == [
+        ("none", "partner", 2, 1.0, 20.0), ("kontra", "partner", 2, 0.0, -40.0), ("supra", "lone", 2, 1.0, 480.0)]
+    assert [(line["level"], line["game"], line["by"], line["deals"], line["givers_won"], line["giver_mean"])
+            for line in got["given"]] == [
+        ("kontra", "partner", "defenders", 2, 1.0, 40.0),
+        ("kontra", "lone", "defenders", 2, 0.0, -160.0),  # the lone game's Kontra, answered up to Supra
+        ("re", "lone", "declarers", 2, 1.0, 480.0),
+        ("supra", "lone", "defenders", 2, 0.0, -160.0)]
+    assert got["given"][1]["kinds"] == {"heuristic": {"deals": 2, "mean": -160.0}}
     text = "\n".join(stoss_table.lines(got))
     assert "supra" in text and "search 2, -160.0" in text and "heuristic 2, +40.0" in text
