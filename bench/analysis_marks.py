@@ -11,7 +11,6 @@ judged by the search should rarely be marked: a mark there is mostly the samplin
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import sys
 import time
@@ -23,7 +22,7 @@ from domain.registry import all_games
 from domain.table import Table
 from stich.arena import ARENA_BUDGET_MS, SHORT_RULES, clock, seed_of
 
-from .measure import percentile
+from .measure import percentile, publish
 
 PLAYERS = 4
 
@@ -85,11 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.stderr.write("\n")
     result = {"game": args.game, "kind": args.kind, "games": args.games, "players": PLAYERS,
               "playouts": args.playouts, "seconds": round(time.monotonic() - started, 1), **summary(args.game, rows)}
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as out:
-            out.write(text + "\n")
+    publish(result, args.out)
     return 0
 
 

@@ -13,7 +13,6 @@ does not.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from importlib import import_module
@@ -23,7 +22,7 @@ from domain.registry import all_games
 from domain.table import Table
 from stich.arena import ARENA_BUDGET_MS, SHORT_RULES, clock, seed_of
 
-from .measure import percentile
+from .measure import percentile, publish
 
 PLAYERS = 4
 
@@ -84,11 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     result = {"game": args.game, "deals": args.deals, "players": PLAYERS, "late_cards": args.late,
               "kinds": {kind: timed_kind(args.game, kind, args.deals, args.late) for kind in args.kinds.split(",")}}
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as out:
-            out.write(text + "\n")
+    publish(result, args.out)
     return 0
 
 

@@ -149,3 +149,12 @@ def bot_latency(host: str, port: int, samples: int, progress=None) -> dict:
                     progress(f"bot answers timed: {len(latencies)}/{samples}")
     return {"samples": len(latencies), "p50_ms": percentile(latencies, 50) * 1000,
             "p99_ms": percentile(latencies, 99) * 1000}
+
+
+def publish(result: dict, out: str | None) -> None:
+    """A bench's result as JSON on stdout, and in ``out`` too when given."""
+    text = json.dumps(result, indent=2)
+    print(text)
+    if out:
+        with open(out, "w") as file:
+            file.write(text + "\n")

@@ -49,3 +49,19 @@ def finished_game(name: str, seed: int = 1, kind: str = "heuristic", rules: dict
         command = override(decision) if override is not None else None
         add(table.decide(state, seat, command or policy(kind, name)(decision)), seat)
     raise RuntimeError("the game did not finish")
+
+
+def card_decisions(name: str, seeds, rules: dict):
+    """(the true state, the seat's Decision as the analysis builds it, the card it played) at every
+    card decision with a choice of the heuristic games of ``seeds``."""
+    from domain.bots.analysis import moments
+    from domain.bots.decision import seat_history
+
+    for seed in seeds:
+        table, events = finished_game(name, seed=seed, rules=rules)
+        for moment in moments(table, events):
+            if moment.command.get("type") != "play" or len(table.legal_commands(moment.state, moment.seat)) < 2:
+                continue
+            yield moment.state, decision_for(table, moment.state, None, moment.seat, random.Random(moment.seq),
+                                             history=seat_history(events[:moment.seq - 1], moment.seat)), \
+                moment.command

@@ -11,19 +11,16 @@
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
 
-from domain.bots.analysis import moments
-from domain.bots.decision import decision_for, seat_history
 from domain.schafkopf.bots import evaluation
 from domain.schafkopf.bots.determinize import World
 from domain.schafkopf.bots.knowledge import read
 from domain.schafkopf.bots.solver import solver_for
 from domain.schafkopf.cards import PLAYERS
 from domain.schafkopf.simulator import INDEX, from_state
-from tests.domain.analysis_games import finished_game
+from tests.domain.analysis_games import card_decisions
 
 from .test_solver import minimax
 
@@ -31,22 +28,11 @@ SEEDS = range(1, 13)
 RULES = {"deals": 12, "allowed_games": ["rufspiel", "solo", "wenz"]}
 
 
-def card_decisions():
-    """(the true state, the seat's Decision, the command it played) at every card decision with a choice."""
-    for seed in SEEDS:
-        table, events = finished_game("schafkopf", seed=seed, rules=RULES)
-        for moment in moments(table, events):
-            if moment.command.get("type") != "play" or len(table.legal_commands(moment.state, moment.seat)) < 2:
-                continue
-            decision = decision_for(table, moment.state, None, moment.seat, random.Random(moment.seq),
-                                    history=seat_history(events[:moment.seq - 1], moment.seat))
-            if decision.view["game_state"]["phase"] == "play" and {"type": "stoss"} not in decision.legal:
-                yield moment.state, decision, moment.command
-
-
 @pytest.fixture(scope="module")
 def decisions():
-    return list(card_decisions())
+    """Card decisions in card play with no Stoß open (a Stoß decision is judged apart)."""
+    return [(state, decision, played) for state, decision, played in card_decisions("schafkopf", SEEDS, RULES)
+            if decision.view["game_state"]["phase"] == "play" and {"type": "stoss"} not in decision.legal]
 
 
 def ways(know, me: int) -> int | None:

@@ -11,19 +11,16 @@
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
 
-from domain.bots.analysis import moments
-from domain.bots.decision import decision_for, seat_history
 from domain.scharwenzel.bots import evaluation
 from domain.scharwenzel.bots.determinize import fixed
 from domain.scharwenzel.bots.heuristic import card_tables
 from domain.scharwenzel.bots.knowledge import read
 from domain.scharwenzel.scoring import side_of
 from domain.scharwenzel.simulator import action_of, from_state
-from tests.domain.analysis_games import finished_game
+from tests.domain.analysis_games import card_decisions
 
 from .test_solver import minimax
 
@@ -31,21 +28,9 @@ SEEDS = range(1, 13)
 RULES = {"deals": 12}
 
 
-def card_decisions():
-    """(the true state, the seat's Decision, the command it played) at every card decision with a choice."""
-    for seed in SEEDS:
-        table, events = finished_game("scharwenzel", seed=seed, rules=RULES)
-        for moment in moments(table, events):
-            if moment.command.get("type") != "play" or len(table.legal_commands(moment.state, moment.seat)) < 2:
-                continue
-            yield moment.state, decision_for(table, moment.state, None, moment.seat, random.Random(moment.seq),
-                                             history=seat_history(events[:moment.seq - 1], moment.seat)), \
-                moment.command
-
-
 @pytest.fixture(scope="module")
 def decisions():
-    return list(card_decisions())
+    return list(card_decisions("scharwenzel", SEEDS, RULES))
 
 
 def ways(known) -> int | None:
