@@ -12,8 +12,7 @@ either value.
 The standard error of a weighted mean is the usual ratio estimate,
 ``sqrt(sum(w_k^2 (x_k - mean)^2)) / sum(w_k)``, times ``sqrt(n / (n - 1))`` for the mean taken
 from the same n worlds (with equal weights: the sample standard deviation over the root of n);
-with one world, or where the seat's knowledge
-fixed every hidden card (``exact``), it is 0.
+with one world, or where the seat's knowledge fixed every hidden card (``exact``), it is 0.
 """
 from __future__ import annotations
 
@@ -60,9 +59,6 @@ class Estimates:
         if self.exact:
             return 0.0
         return _error([a - b for a, b in zip(self.columns[i], self.columns[j])], self.weights)
-
-    def pairs(self) -> list[tuple[dict, float]]:
-        return [(command, self.mean(i)) for i, command in enumerate(self.commands)]
 
     def kept(self, keep: Sequence[int]) -> Estimates:
         """Only the commands at ``keep``, on the same worlds."""
