@@ -66,21 +66,21 @@ def values(decision, played: dict, playouts: int) -> Estimates | None:
     kept = distinct(cards, know, prefer=played["card"])
     got = Estimates([{"type": "play", "card": card} for card in kept])
     try:
-        if _exactly(decision, know, kept, playouts, got):
+        world = World.prepare(decision, know)  # once: for the fixed deal and for the sampled ones
+        if _exactly(decision, world, kept, playouts, got):
             return got
         budget = max(playouts, len(kept))  # one world at the least, or no card has a value
-        search(decision, know, kept, budget, ROLLOUTS["heuristic"], solving=True,
-               record=lambda scores: got.add([scores[card] for card in kept]))
+        search(decision, know, kept, budget, ROLLOUTS["heuristic"], lambda: world.sample(decision.rng),
+               solving=True, record=lambda scores: got.add([scores[card] for card in kept]))
     except RuntimeError:  # no world fits what the seat saw
         return None
     return got if got.worlds else None
 
 
-def _exactly(decision, know, cards: list[str], playouts: int, got: Estimates) -> bool:
+def _exactly(decision, world: World, cards: list[str], playouts: int, got: Estimates) -> bool:
     """Where the seat's knowledge fixes every hidden card's holder (``World.fixed``), the one world
     there is, solved: each card's exact payment, both parties playing perfectly from here. False
     (``got`` untouched) where it does not, in a Ramsch, or past the solver's nodes."""
-    world = World.prepare(decision, know)
     if not world.fixed():
         return False
     sim = from_state(world.sample(decision.rng).inner)
