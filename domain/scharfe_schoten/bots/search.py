@@ -24,7 +24,13 @@ deterministic and its strength does not depend on the machine's load.
 The arena's rungs: ``infer_policy`` ("search-infer": with inference from the predictions and
 the cards), ``deal_policy`` ("search" and "search-deal": the same without inference, which
 measured stronger, so it is the seats' ``policy``) and ``cards_policy`` ("search-cards": no inference, and the heuristic predicts;
-cards and takes are searched, both being card-play decisions).
+cards and takes are searched, both being card-play decisions). ``paranoid_policy``
+("search-paranoid") and ``maxn_policy`` ("search-maxn") solve the sampled deals once the seat
+holds ``SOLVE_CARDS`` cards (``solver``: every other seat against the seat, or each for itself),
+within ``playouts * NODES_PER_PLAYOUT`` solver nodes a decision, each deal at most a
+``SOLVED_SAMPLES``-th of them; when the first deal is not solved in its share, the decision
+plays out as before. Neither measured better than playing out (docs/bots-and-arena.md), so
+neither is ``policy``.
 """
 from __future__ import annotations
 
@@ -32,7 +38,7 @@ import math
 
 from ...bitmask import members
 from ..simulator import Simulator, action_of, command_of, from_state as simulator_of
-from . import heuristic
+from . import heuristic, solver
 from .determinize import Determinizer
 from .inference import Inference, PlayInference
 from .situation import from_decision, from_simulator
@@ -41,6 +47,13 @@ DEFAULT_PLAYOUTS = 24  # a decision's budget, across all commands (the p50/p99 i
 WIDTH = 4  # the heuristic's best few commands are searched: the rest are rarely better
 CANDIDATES = 4  # drawn deals weighed per sample with inference
 SEARCHED_PHASES = ("predicting", "playing", "taking")
+# A solver node costs about a 500th of a playout from the round's start (the 2-core VM: 3 µs
+# against 1.7 ms), so a decision's solver nodes are its playouts times that. A sampled deal's
+# fold is not counted: late, where a deal takes a few dozen nodes, it is most of the time.
+NODES_PER_PLAYOUT = 500
+SOLVE_CARDS = 3  # cards in the seat's hand from which the sampled deals are solved: earlier a solve costs more than the budget
+SOLVED_SAMPLES = 6  # a sampled deal gets at most 1/6 of the nodes: a decision solves 6 deals or more, or none
+SOLVERS = {"paranoid": solver.paranoid_solver, "max-n": solver.MaxN}
 
 
 def phase_of(sim: Simulator) -> str:
@@ -65,13 +78,50 @@ def playout(start: Simulator, seat: int, command: dict) -> int:
     return sim.points()[seat]
 
 
+def solve(search, state: Simulator, actions: list[int]) -> list[float] | None:
+    """Each of ``actions``' exact value in the sampled deal ``state`` by ``search`` (a solver of
+    ``SOLVERS``, for the deciding seat, within its node limit), or None when it runs out."""
+    try:
+        values = search.values(state, actions)
+    except solver.OutOfNodes:
+        return None
+    return [values[action] for action in actions]
+
+
+def choose_solved(decision, sampler: Determinizer, legal: list[dict], budget: int, solving: str) -> dict | None:
+    """The best of ``legal`` by its mean exact value over sampled deals, within ``budget``
+    playouts' worth of solver nodes, each deal given at most ``1 / SOLVED_SAMPLES`` of them;
+    None when the first deal is not solved within that share (the caller plays out instead)."""
+    total = budget * NODES_PER_PLAYOUT
+    share = total // SOLVED_SAMPLES
+    actions = [action_of(command) for command in legal]
+    totals, rounds, used = [0.0] * len(legal), 0, 0
+    while total - used >= share // 2 and not decision.out_of_time():
+        state = simulator_of(sampler.state_of(sampler.draw(decision.rng)).inner)
+        if not solver.solvable(state):
+            return None
+        search = SOLVERS[solving](decision.seat, min(share, total - used))
+        values = solve(search, state, actions)
+        used += search.nodes
+        if values is None:
+            break
+        totals = [sum_ + value for sum_, value in zip(totals, values)]
+        rounds += 1
+    if rounds == 0:
+        return None
+    return _best(legal, totals, [rounds] * len(legal), legal[0])
+
+
 def make_search(playouts: int | None = None, width: int = WIDTH, predictions: bool = True,
-                infer: bool = True, infer_cards: bool = False, candidates: int = CANDIDATES):
+                infer: bool = True, infer_cards: bool = False, candidates: int = CANDIDATES,
+                solving: str | None = None):
     """A search policy trying the heuristic's best ``width`` commands in ``decision.playouts``
     playouts a decision (None: ``playouts``, and if that is None too, ``DEFAULT_PLAYOUTS``).
     ``predictions``: search the predictions too (else the heuristic predicts); ``infer`` and
     ``infer_cards``: draw each sample from ``candidates`` deals by their ``inference`` weight
-    from the revealed predictions and from the cards played (neither: the first drawn)."""
+    from the revealed predictions and from the cards played (neither: the first drawn).
+    ``solving`` (a name in ``SOLVERS``): from ``SOLVE_CARDS`` cards in the seat's hand, the
+    sampled deals are solved exactly instead of played out (no inference there)."""
 
     def policy(decision) -> dict:
         legal = decision.legal
@@ -87,6 +137,10 @@ def make_search(playouts: int | None = None, width: int = WIDTH, predictions: bo
             return fallback
         budget = decision.playouts if decision.playouts is not None else playouts or DEFAULT_PLAYOUTS
         sampler = Determinizer(decision)
+        if solving and phase != "predicting" and len(decision.view["game_state"]["hand"]) <= SOLVE_CARDS:
+            solved = choose_solved(decision, sampler, legal, budget, solving)
+            if solved is not None:
+                return solved
         weighers = [w for w in ([Inference(sampler.deal, decision.players)] if infer else []) +
                     ([PlayInference(sampler)] if infer_cards else []) if w.informed]
         totals = [0.0] * len(legal)
@@ -136,3 +190,5 @@ infer_policy = make_search(infer_cards=True)  # "search-infer": every decision s
 deal_policy = make_search(infer=False)  # "search" and "search-deal": every decision searched, no inference
 policy = deal_policy
 cards_policy = make_search(predictions=False, infer=False)  # "search-cards": the heuristic predicts
+paranoid_policy = make_search(infer=False, solving="paranoid")  # "search-paranoid": the late deals solved, paranoid
+maxn_policy = make_search(infer=False, solving="max-n")  # "search-maxn": the late deals solved by max-n
