@@ -75,7 +75,7 @@ def timed_kind(game: str, kind: str, deals: int, late: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.decisions", description=__doc__.split("\n\n")[1])
-    parser.add_argument("--game", default="schafkopf", choices=("schafkopf", "scharwenzel"))
+    parser.add_argument("--game", default="schafkopf", choices=sorted(SHORT_RULES))
     parser.add_argument("--kinds", default="search,search-rollout")
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--late", type=int, default=4, help="cards in hand at most for a late card decision")
