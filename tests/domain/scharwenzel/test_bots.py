@@ -42,11 +42,13 @@ def play(policies, seed_hex, players=4, rules=ONE_DEAL, rng_seed=0):
 
 
 def test_both_bots_are_registered():
-    assert set(BOTS) == {"heuristic", "search", "search-cards", "search-deal", "search-rollout"}
+    assert set(BOTS) == {"heuristic", "search", "search-cards", "search-deal", "search-rollout",
+                         "search-solving"}
     assert BOTS["heuristic"] is heuristic.policy and BOTS["search"] is search.policy
     assert (search.policy.deal, search.policy.infer) == (True, True)
     assert (BOTS["search-deal"].deal, BOTS["search-deal"].infer) == (True, False)
     assert (BOTS["search-cards"].deal, BOTS["search-cards"].infer) == (False, False)
+    assert (BOTS["search-solving"].solving, BOTS["search-solving"].infer) == (True, False)
     assert search.policy.playouts is None  # the default: search.DEFAULT_PLAYOUTS
 
 
