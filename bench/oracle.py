@@ -1,9 +1,10 @@
-"""``python -m bench.oracle [--games schafkopf,scharwenzel,scharfe-schoten] [--deals N] [--procs P] [--out FILE]``
+"""``python -m bench.oracle [--games schafkopf,scharwenzel,scharfe-schoten] [--kind search] [--deals N] [--procs P] [--out FILE]``
 
-The most that any inference could give each game's search at its default budget: the search
-without inference (``search-deal``) against the same search whose card play is handed the true
-deal in place of every sampled one (``oracle``), on duplicate deals with the seats rotated, as
-``stich arena`` plays them (the same seeds, scores and confidence intervals).
+The most that any inference could give each game's search at its default budget: a search
+(``--kind``: ``search``, the served one, which solves its late samples; ``search-deal``, the
+search without inference that plays every sample out) against the same search whose card play
+is handed the true deal in place of every sampled one (``oracle``), on duplicate deals with the
+seats rotated, as ``stich arena`` plays them (the same seeds, scores and confidence intervals).
 
 Inference only changes which deals the search samples; the best it can do is to sample the true
 one. So if the oracle does not beat the search, no inference can, however good, until the
@@ -26,7 +27,7 @@ import multiprocessing
 import sys
 import time
 
-from domain.bots import match, policy as policy_of
+from domain.bots import bots_of, match, policy as policy_of
 from domain.registry import all_games
 from domain.schafkopf.bots import search as schafkopf_search
 from domain.scharfe_schoten.bots import search as scharfe_schoten_search
@@ -36,7 +37,7 @@ from stich.arena import ARENA_BUDGET_MS, SHORT_RULES, clock, deal_scores, interv
 
 GAMES = ("schafkopf", "scharwenzel", "scharfe-schoten")
 PLAYERS = 4
-ORACLE, SEARCH = "oracle", "search-deal"
+ORACLE, SEARCH = "oracle", "search"
 DEFAULT_DEALS = 100
 
 
@@ -77,8 +78,8 @@ def install() -> None:
     schafkopf_search._oracle_installed = True
 
 
-def oracle_of(game: str):
-    search = policy_of(SEARCH, game)
+def oracle_of(game: str, kind: str = SEARCH):
+    search = policy_of(kind, game)
 
     def oracle(decision) -> dict:
         Truth.active = True
@@ -97,10 +98,10 @@ def observe(state, _decision) -> None:
 def play_deal(args) -> dict:
     """Both seatings of one deal: the oracle's mean score minus the search's, and the true states
     the oracle was handed."""
-    game, base, deal = args
+    game, base, deal, kind = args
     install()
     table = Table(all_games())
-    policies = {ORACLE: oracle_of(game), SEARCH: policy_of(SEARCH, game)}
+    policies = {ORACLE: oracle_of(game, kind), SEARCH: policy_of(kind, game)}
     scores = {ORACLE: [], SEARCH: []}
     handed = Truth.handed
     for swap in (False, True):
@@ -115,16 +116,17 @@ def play_deal(args) -> dict:
     return {"difference": means[ORACLE] - means[SEARCH], "handed": Truth.handed - handed}
 
 
-def run(game: str, deals: int, procs: int, base: str, say=print) -> dict:
+def run(game: str, deals: int, procs: int, base: str, say=print, kind: str = SEARCH) -> dict:
     started = time.monotonic()
     results = []
     with multiprocessing.Pool(procs) as pool:
-        for result in pool.imap_unordered(play_deal, [(game, base, deal) for deal in range(deals)], chunksize=1):
+        for result in pool.imap_unordered(play_deal, [(game, base, deal, kind) for deal in range(deals)],
+                                          chunksize=1):
             results.append(result)
             if len(results) % max(1, deals // 10) == 0 or len(results) == deals:
                 say(f"  {game}: {len(results)}/{deals} deals, {time.monotonic() - started:.0f} s")
     difference = interval([r["difference"] for r in results])
-    return {"game": game, "deals": deals, "oracle_minus_search": difference,
+    return {"game": game, "deals": deals, "kind": kind, "oracle_minus_search": difference,
             "excludes_zero": difference["ci95"][0] > 0 or difference["ci95"][1] < 0,
             "true_states_handed": sum(r["handed"] for r in results),
             "seconds": round(time.monotonic() - started, 1)}
@@ -133,6 +135,9 @@ def run(game: str, deals: int, procs: int, base: str, say=print) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.oracle", description=__doc__.split("\n\n")[1])
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default: all three)")
+    parser.add_argument("--kind", default=SEARCH,
+                        help=f"the search the oracle is made of and plays against (default {SEARCH}; search-deal: "
+                             "no inference, every sample played out)")
     parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"duplicate deals a game (default {DEFAULT_DEALS})")
     parser.add_argument("--procs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--seed", default="stich", help="the deals' seed (default: the arena's, 'stich')")
@@ -142,10 +147,13 @@ def main(argv=None) -> int:
     unknown = sorted(set(games) - set(GAMES))
     if unknown or args.deals < 2 or args.procs < 1:
         parser.error(f"unknown games {unknown}" if unknown else "--deals must be at least 2, --procs at least 1")
-    report = {"deals": args.deals, "seed": args.seed, "budget": "each search's default playouts", "results": []}
+    lacking = [game for game in games if args.kind not in bots_of(game) or not args.kind.startswith("search")]
+    if lacking:
+        parser.error(f"--kind {args.kind} is not a search of {', '.join(lacking)}")
+    report = {"deals": args.deals, "seed": args.seed, "kind": args.kind, "budget": "each search's default playouts", "results": []}
     for game in games:
-        print(f"{game}: {ORACLE} against {SEARCH}, {args.deals} duplicate deals", flush=True)
-        result = run(game, args.deals, args.procs, args.seed, lambda line: print(line, flush=True))
+        print(f"{game}: {ORACLE} against {args.kind}, {args.deals} duplicate deals", flush=True)
+        result = run(game, args.deals, args.procs, args.seed, lambda line: print(line, flush=True), args.kind)
         report["results"].append(result)
         low, high = result["oracle_minus_search"]["ci95"]
         print(f"{game}: oracle - search {result['oracle_minus_search']['mean']:+.2f} [{low:+.2f}, {high:+.2f}] "

@@ -36,7 +36,7 @@ def _events(game: str) -> list:
 
 @pytest.mark.parametrize("game", oracle.GAMES)
 def test_the_oracle_is_handed_the_true_state_and_others_are_not(installed, game):
-    result = oracle.play_deal((game, "oracle-test", 0))
+    result = oracle.play_deal((game, "oracle-test", 0, oracle.SEARCH))
     assert math.isfinite(result["difference"])
     assert result["handed"] > 0, "the search no longer asks for its samples where the oracle hands them"
 
@@ -68,3 +68,9 @@ def test_unknown_games_are_refused(capsys):
     with pytest.raises(SystemExit):
         oracle.main(["--games", "skat"])
     assert "unknown games ['skat']" in capsys.readouterr().err
+
+
+def test_a_kind_that_is_no_search_of_a_game_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        oracle.main(["--games", "scharfe-schoten", "--kind", "heuristic"])
+    assert "--kind heuristic is not a search of scharfe-schoten" in capsys.readouterr().err
