@@ -213,3 +213,4 @@ policy = make_search(solving=True)
 rollout_policy = make_search()  # "search-rollout": every world played out with the heuristic
 cards_policy = make_search(whole_deal=False, inference=False)  # "search-cards": the card play alone
 deal_policy = make_search(inference=False)  # "search-deal": whole-deal decisions, no inference
+solving_policy = make_search(inference=False, solving=True)  # "search-solving": ``policy`` without inference

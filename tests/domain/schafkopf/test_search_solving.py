@@ -4,7 +4,7 @@
   its worlds were solved and its command is legal and the same again with the same rng.
 * Given a sampled world, when ``search.solve`` values the cards, then each value is the
   solver's; and a world the node budget cannot hold is not solved (None).
-* ``search-rollout`` is today's search: it never solves.
+* ``search-rollout`` is today's search: it never solves; ``search-solving`` (no inference) solves.
 """
 from __future__ import annotations
 
@@ -42,6 +42,13 @@ def test_late_decisions_are_solved_legal_and_repeatable(monkeypatch):
     assert len(decisions) >= 6
     assert_legal_and_repeatable(BOTS["search"], decisions)
     assert calls
+
+
+def test_search_solving_solves_without_inference(monkeypatch):
+    calls = counting_solves(monkeypatch, solver)
+    assert_legal_and_repeatable(BOTS["search-solving"], late_decisions(2))
+    assert calls
+    assert BOTS["search-solving"] is search.solving_policy and search.solving_policy is not search.policy
 
 
 def test_search_rollout_never_solves(monkeypatch):
