@@ -13,6 +13,7 @@ and the search that solves its late sampled deals.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -25,6 +26,7 @@ from domain.scharfe_schoten.game import ScharfeSchoten
 from domain.scharfe_schoten.simulator import from_state
 from tests.domain.agreement import drive
 from tests.domain.harness import new_table
+from tests.domain.solving_checks import assert_legal_and_repeatable
 
 GAME = ScharfeSchoten()
 
@@ -115,10 +117,6 @@ def late_decisions(players: int, seed: int) -> list:
     return seen
 
 
-def with_budget(decision, playouts, rng_seed=0):
-    return decision.__class__(**{**decision.__dict__, "playouts": playouts, "rng": random.Random(rng_seed)})
-
-
 @pytest.mark.parametrize("solving", sorted(search.SOLVERS))
 def test_the_solving_search_decides_late_from_solved_deals(solving, monkeypatch):
     policy = search.make_search(infer=False, solving=solving)
@@ -128,10 +126,7 @@ def test_the_solving_search_decides_late_from_solved_deals(solving, monkeypatch)
     monkeypatch.setattr(search, "playout", lambda *args: played.append(1) or real_playout(*args))
     decisions = late_decisions(4, 21) + late_decisions(3, 22)
     assert len(decisions) >= 10
-    for decision in decisions:
-        command = policy(with_budget(decision, None))
-        assert command in decision.legal
-        assert policy(with_budget(decision, None)) == command
+    assert_legal_and_repeatable(policy, decisions)
     assert solved and not played
 
 
@@ -142,5 +137,5 @@ def test_with_too_few_nodes_for_one_deal_the_search_plays_out(monkeypatch):
     monkeypatch.setattr(search, "playout", lambda *args: played.append(1) or real_playout(*args))
     monkeypatch.setattr(search, "NODES_PER_PLAYOUT", 1)
     decision = next(d for d in late_decisions(4, 21) if len(d.view["game_state"]["hand"]) == search.SOLVE_CARDS)
-    assert policy(with_budget(decision, 6)) in decision.legal
+    assert policy(dataclasses.replace(decision, rng=random.Random(0), playouts=6)) in decision.legal
     assert len(played) == 6
