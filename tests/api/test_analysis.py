@@ -2,7 +2,6 @@
 its cache by head, its quota, and the transcript's marks."""
 from __future__ import annotations
 
-import secrets
 
 import pytest
 
@@ -12,6 +11,7 @@ from workers import analysis as job
 
 from .contract.spec import validate_response
 from .queue_recorder import Recorder
+from ..addresses import fresh_address
 
 KEY = "analysis-operator-key"
 GAMES = {  # all bots: the game is played to its end inside the POST that creates it
@@ -28,7 +28,7 @@ def small_budget(monkeypatch):
 
 @pytest.fixture
 def address():
-    return f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+    return fresh_address()
 
 
 @pytest.fixture(scope="module")

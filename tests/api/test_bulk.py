@@ -12,6 +12,7 @@ from api.quotas import Quotas
 from domain.audit import verify_text
 from domain.clock import iso, millis
 from workers.start import KIND, settle_start
+from ..addresses import fresh_address
 
 KEY = "op_" + secrets.token_urlsafe(24)
 OPERATOR = {"X-API-Key": KEY}
@@ -191,7 +192,7 @@ def test_without_operator_keys_a_bulk_counts_against_the_quotas_by_its_games(red
 
     app = create_app(redis_url, bots="inline", quotas=Quotas(creates=4, active=100))
     client = app.test_client()
-    address = {"REMOTE_ADDR": f"10.9.{secrets.randbelow(250)}.{secrets.randbelow(250)}"}
+    address = {"REMOTE_ADDR": fresh_address()}
     body = {"games": [{**SCHOTEN, "seats": [HUMAN, BOT, BOT]}] * 3}
     first = client.post("/v1/games/bulk", json=body, headers={"Idempotency-Key": "a"}, environ_base=address)
     assert first.status_code == 201

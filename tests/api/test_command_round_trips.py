@@ -2,7 +2,6 @@
 go in the append's own script, and every write still counts exactly once."""
 from __future__ import annotations
 
-import secrets
 
 import pytest
 from redis.connection import AbstractConnection
@@ -11,6 +10,7 @@ from api import create_app
 from api.ratelimit import Limits
 
 from .play import auth, new_game
+from ..addresses import fresh_address
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def limited(redis_url):
 
 
 def an_address() -> dict:
-    return {"REMOTE_ADDR": "127.8.%d.%d" % (secrets.randbelow(250), secrets.randbelow(250))}
+    return {"REMOTE_ADDR": fresh_address()}
 
 
 @pytest.fixture

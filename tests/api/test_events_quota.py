@@ -18,6 +18,7 @@ from domain.tournament import Tournaments
 from workers.dispatch import lane_queues
 
 from .play import auth
+from ..addresses import fresh_address
 
 # The probe's request: four random bots, 400 deals, the hard maximum of events.
 ATTACK = {"game": "schafkopf", "players": 4, "seats": [{"kind": "bot", "bot": "random"}] * 4,
@@ -29,7 +30,7 @@ WAITING = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}, "sea
 
 @pytest.fixture
 def address():
-    return f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+    return fresh_address()
 
 
 def client_for(redis_url, address, bots="inline", **quotas):

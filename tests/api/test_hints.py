@@ -16,6 +16,7 @@ from workers import hint as job
 
 from .contract.spec import validate_response
 from .queue_recorder import Recorder
+from ..addresses import fresh_address
 
 KEY = "hint-operator-key"
 PATH = "/v1/games/{id}/seats/{seat}/hint"
@@ -33,7 +34,7 @@ def no_clock_cut(monkeypatch):
 
 @pytest.fixture
 def address():
-    return f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+    return fresh_address()
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-import secrets
 
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -15,6 +14,7 @@ from api.quotas import Quotas
 from api.request_log import JsonFormatter
 
 from .play import auth, new_game
+from ..addresses import fresh_address
 
 
 def scrape(client) -> dict[tuple[str, tuple], float]:
@@ -90,7 +90,7 @@ def test_behind_a_trusted_proxy_quotas_count_the_forwarded_address(redis_url):
     app = create_app(redis_url, bots="inline", quotas=Quotas(creates=1, create_window_s=3600), trusted_proxies=1)
     client = app.test_client()
     body = {"game": "scharfe-schoten", "players": 3}
-    first, second = (f"10.9.{secrets.randbelow(250)}.{n}" for n in (1, 2))
+    first, second = fresh_address(), fresh_address()
     assert client.post("/v1/games", json=body, headers={"X-Forwarded-For": first}).status_code == 201
     assert client.post("/v1/games", json=body, headers={"X-Forwarded-For": first}).status_code == 429
     assert client.post("/v1/games", json=body, headers={"X-Forwarded-For": second}).status_code == 201

@@ -2,7 +2,6 @@
 exempt from them. Each test speaks from an address of its own, so the shared Redis is no issue."""
 from __future__ import annotations
 
-import secrets
 
 import pytest
 
@@ -11,6 +10,7 @@ from api.quotas import Quotas
 from api.ratelimit import Limits
 
 from .play import auth, play_to_end
+from ..addresses import fresh_address
 
 HUMAN_GAME = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1},
               "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}
@@ -19,7 +19,7 @@ BOT_GAME = {"game": "scharfe-schoten", "players": 3, "rules": {"rounds": 1}, "se
 
 @pytest.fixture
 def address():
-    return f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+    return fresh_address()
 
 
 def client_for(redis_url, address, limits=None, **quotas):

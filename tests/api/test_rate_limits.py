@@ -3,7 +3,6 @@ RateLimit-Policy and RateLimit fields that announce them."""
 from __future__ import annotations
 
 import re
-import secrets
 
 import pytest
 
@@ -13,6 +12,7 @@ from api.ratelimit import Limits
 
 from .contract.spec import validate_response
 from .play import auth
+from ..addresses import fresh_address
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def limited(redis_url):
 
 
 def address():
-    return {"REMOTE_ADDR": "127.9.%d.%d" % (secrets.randbelow(250), secrets.randbelow(250))}
+    return {"REMOTE_ADDR": fresh_address()}
 
 
 def test_per_address_limit_on_writes(limited):

@@ -13,6 +13,7 @@ import pytest
 from gunicorn.http.errors import InvalidChunkSize
 
 from .play import new_game, play_to_end
+from ..addresses import fresh_address
 
 NDJSON = "application/x-ndjson"
 # As openapi.yaml documents them (audit.BOUNDS): lines is the header, the 100,000-event ceiling and one command.
@@ -78,7 +79,7 @@ def test_imports_count_against_a_storage_quota_per_address(redis_url):
 
     app = create_app(redis_url, bots="inline", quotas=Quotas(import_bytes=60_000))
     client = app.test_client()
-    address = {"REMOTE_ADDR": f"10.9.{random.randrange(256)}.{random.randrange(256)}"}
+    address = {"REMOTE_ADDR": fresh_address()}
     texts = []
     for seed in (11, 12, 13):
         game_id, tokens = new_game(client, game="scharfe-schoten", players=3, rules={"rounds": 1})
@@ -163,7 +164,7 @@ def test_uploads_count_their_bytes_a_minute_per_address_and_an_operator_key_is_e
     size = len(export_text.encode())
     quotas = Quotas(upload_bytes=2 * size + 10)
     client = create_app(redis_url, bots="inline", quotas=quotas).test_client()
-    address = {"REMOTE_ADDR": f"10.7.{random.randrange(256)}.{random.randrange(256)}"}
+    address = {"REMOTE_ADDR": fresh_address()}
     if window_now(UPLOAD_WINDOW_S)[1] < 10:  # so that the uploads fall in one window
         time.sleep(window_now(UPLOAD_WINDOW_S)[1] + 0.1)
     assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
@@ -189,7 +190,7 @@ def test_an_upload_refused_while_the_process_is_busy_costs_no_upload_quota(redis
 
     size = len(export_text.encode())
     client = create_app(redis_url, bots="inline", quotas=Quotas(upload_bytes=size + 10)).test_client()
-    address = {"REMOTE_ADDR": f"10.5.{random.randrange(256)}.{random.randrange(256)}"}
+    address = {"REMOTE_ADDR": fresh_address()}
     monkeypatch.setattr(api.uploads, "WAIT_S", 0.05)
     assert api.uploads.TURN.acquire(timeout=5)
     try:
@@ -228,8 +229,8 @@ def upload_app(redis_url, **quotas):
     return create_app(redis_url, bots="inline", quotas=Quotas(**quotas))
 
 
-def fresh_address() -> dict:
-    return {"REMOTE_ADDR": f"10.35.{random.randrange(256)}.{random.randrange(256)}"}
+def an_address() -> dict:
+    return {"REMOTE_ADDR": fresh_address()}
 
 
 def post_unread(client, route: str, length: int, address: dict, headers: dict | None = None):
@@ -247,10 +248,10 @@ def test_a_chunked_or_oversized_upload_is_refused_before_its_body_is_read(client
     8 MiB: 413."""
     from api.uploads import UPLOAD_MAX_BYTES
 
-    chunked, body = post_unread(client, route, 0, fresh_address(), {"Transfer-Encoding": "chunked"})
+    chunked, body = post_unread(client, route, 0, an_address(), {"Transfer-Encoding": "chunked"})
     assert (chunked.status_code, chunked.get_json()["code"], body.reads) == (411, "length_required", 0)
     assert chunked.mimetype == "application/problem+json" and "Content-Length" in chunked.get_json()["detail"]
-    large, body = post_unread(client, route, UPLOAD_MAX_BYTES + 1, fresh_address())
+    large, body = post_unread(client, route, UPLOAD_MAX_BYTES + 1, an_address())
     assert (large.status_code, large.get_json()["code"], body.reads) == (413, "body_too_large", 0)
 
 
@@ -258,7 +259,7 @@ def test_an_upload_past_the_quota_is_refused_before_its_body_is_read(redis_url, 
     """The declared length is counted before the body is read; an upload refused counts nothing."""
     size = len(export_text.encode())
     client = upload_app(redis_url, upload_bytes=size + 10).test_client()
-    address = fresh_address()
+    address = an_address()
     refused, body = post_unread(client, "/v1/verify", size + 11, address)
     assert (refused.status_code, refused.get_json()["code"], body.reads) == (429, "upload_quota", 0)
     assert int(refused.headers["Retry-After"]) > 0 and refused.get_json()["limit"] == size + 10
@@ -274,13 +275,13 @@ def test_an_address_has_two_uploads_at_once_per_process(redis_url, export_text):
     size = len(export_text.encode())
     app = upload_app(redis_url, upload_bytes=size + 10, uploads=2)
     client, keeper = app.test_client(), app.extensions["stich.quotas"]
-    address = fresh_address()
+    address = an_address()
     with keeper.holding_upload(address["REMOTE_ADDR"]), keeper.holding_upload(address["REMOTE_ADDR"]):
         for route in ("/v1/verify", "/v1/imports"):
             refused, body = post_unread(client, route, size, address)
             assert (refused.status_code, refused.get_json()["code"], body.reads) == (429, "upload_concurrency", 0)
             assert refused.get_json()["limit"] == 2 and int(refused.headers["Retry-After"]) > 0
-        assert client.post("/v1/verify", data=export_text, environ_base=fresh_address()).status_code == 200
+        assert client.post("/v1/verify", data=export_text, environ_base=an_address()).status_code == 200
     assert keeper._uploading == {}  # every slot given back
     # The refusals counted no quota: the address's whole minute is still there.
     assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
@@ -299,7 +300,7 @@ def test_an_upload_that_finds_no_room_is_a_503_before_its_body_is_read(redis_url
 
     size = len(export_text.encode())
     client = upload_app(redis_url, upload_bytes=size + 10).test_client()
-    address = fresh_address()
+    address = an_address()
     monkeypatch.setattr(api.uploads, "BUFFER", UploadBuffer(size + 10))
     monkeypatch.setattr(api.uploads, "WAIT_S", 0.05)
     with api.uploads.BUFFER.holding(11, 0):
@@ -307,7 +308,7 @@ def test_an_upload_that_finds_no_room_is_a_503_before_its_body_is_read(redis_url
         assert (busy.status_code, busy.get_json()["code"], body.reads) == (503, "verifier_busy", 0)
         assert busy.headers["Retry-After"] == "5" and f"at most {size + 10}" in busy.get_json()["detail"]
         # Smaller ones fit beside what is held.
-        small = client.post("/v1/verify", data=export_text[:size - 11], environ_base=fresh_address())
+        small = client.post("/v1/verify", data=export_text[:size - 11], environ_base=an_address())
         assert small.status_code in (200, 400, 422) and small.get_json().get("code") != "verifier_busy"
     assert api.uploads.BUFFER.held == 0
     assert client.post("/v1/verify", data=export_text, environ_base=address).status_code == 200
@@ -316,7 +317,7 @@ def test_an_upload_that_finds_no_room_is_a_503_before_its_body_is_read(redis_url
 def test_an_upload_whose_body_ends_early_is_a_400_and_costs_no_quota(redis_url, export_text):
     size = len(export_text.encode())
     client = upload_app(redis_url, upload_bytes=size + 10).test_client()
-    address = fresh_address()
+    address = an_address()
     short = client.post("/v1/verify", input_stream=io.BytesIO(export_text.encode()), content_type=NDJSON,
                         environ_base=address, environ_overrides={"CONTENT_LENGTH": str(size + 10)})
     assert short.status_code == 400 and short.mimetype == "application/problem+json"

@@ -30,6 +30,7 @@ from ..api.test_authorization_matrix import MATRIX
 from ..api.test_hidden_information import KINDS, leaks
 from .own_server import start_server, stop_server
 from .socket_client import TRAFFIC, Refused, SocketClient, handshake
+from ..addresses import fresh_address
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +48,7 @@ def port(tmp_path_factory, redis_url):
 
 
 def address() -> dict:
-    return {"X-Forwarded-For": f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"}
+    return {"X-Forwarded-For": fresh_address()}
 
 
 def connect(port, headers=None) -> SocketClient:
