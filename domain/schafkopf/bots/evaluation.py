@@ -7,8 +7,9 @@ what the seat knew (its ``Decision``: its view and redacted history). Each move'
 world is kept (``Estimates``), for the spreads the analysis marks by. Three kinds of decision are judged, by the search bot's own
 machinery:
 
-* A card (no Stoß open to the seat): the ``search`` bot's worlds, played out or, late in the deal,
-  solved as the bot solves them (``search.search`` with ``solving``). Equivalent cards
+* A card (no Stoß open to the seat): the ``search`` bot's worlds, weighed by what the others said
+  and their Stöße as the bot weighs them (``inference``), played out or, late in the deal, solved
+  as the bot solves them (``search.search`` with ``solving``). Equivalent cards
   (``search.distinct``) share one value, so the playouts go to the cards that differ. Where the
   seat's knowledge fixes every hidden card's holder (``World.fixed``), the one world there is is
   solved (``solver``): the values are exact, the payment alone, both parties playing perfectly.
@@ -70,7 +71,7 @@ def values(decision, played: dict, playouts: int) -> Estimates | None:
         if _exactly(decision, world, kept, playouts, got):
             return got
         budget = max(playouts, len(kept))  # one world at the least, or no card has a value
-        search(decision, know, kept, budget, ROLLOUTS["heuristic"], lambda: world.sample(decision.rng),
+        search(decision, know, kept, budget, ROLLOUTS["heuristic"], _sampler(decision, world),
                solving=True, record=lambda scores: got.add([scores[card] for card in kept]))
     except RuntimeError:  # no world fits what the seat saw
         return None
@@ -139,7 +140,7 @@ def _stoss(decision, played: dict, playouts: int) -> Estimates | None:
     kept = distinct(cards, know, prefer=prefer)
     rows = []  # per world: each card without the Stoß, then each with it
     try:
-        draw = _sampler(decision, know)
+        draw = _sampler(decision, World.prepare(decision, know))
         while not rows or (len(rows) + 1) * 2 * len(kept) <= playouts:
             sim = from_state(draw().inner)
             rows.append([_played_out(sim, me, card, rng, stoss=False) for card in kept] +
@@ -168,10 +169,9 @@ def _played_out(sim, me: int, card: str, rng, stoss: bool) -> float:
     return score(played.settlement(), me)
 
 
-def _sampler(decision, know):
+def _sampler(decision, world: World):
     """One sampled state of the deal now a call, drawn by its likelihood given what the others said
     and their Stöße (``inference.pick``, as the ``search`` bot draws them); uniform when none fits."""
-    world = World.prepare(decision, know)
     prior = Prior(world, decision.seat, decision.rng)
 
     def draw():
