@@ -37,10 +37,9 @@ from ...bots.estimate import Estimates
 from ..simulator import INDEX, from_state
 from . import cardplay, deal_search, heuristic
 from .determinize import World
-from .inference import Prior, pick
 from .knowledge import read
 from .rollout import play_out, score
-from .search import NODES_PER_PLAYOUT, ROLLOUTS, distinct, search, solve
+from .search import NODES_PER_PLAYOUT, ROLLOUTS, _sampler, distinct, search, solve
 
 # Least loss in payment units (default tariffs: a Rufspiel's base is 10) for each mark.
 THRESHOLDS = {"inaccuracy": 2.0, "mistake": 5.0, "blunder": 10.0}
@@ -71,7 +70,7 @@ def values(decision, played: dict, playouts: int) -> Estimates | None:
         if _exactly(decision, world, kept, playouts, got):
             return got
         budget = max(playouts, len(kept))  # one world at the least, or no card has a value
-        search(decision, know, kept, budget, ROLLOUTS["heuristic"], _sampler(decision, world),
+        search(decision, know, kept, budget, ROLLOUTS["heuristic"], _sampler(decision, know, True, world),
                solving=True, record=lambda scores: got.add([scores[card] for card in kept]))
     except RuntimeError:  # no world fits what the seat saw
         return None
@@ -140,7 +139,7 @@ def _stoss(decision, played: dict, playouts: int) -> Estimates | None:
     kept = distinct(cards, know, prefer=prefer)
     rows = []  # per world: each card without the Stoß, then each with it
     try:
-        draw = _sampler(decision, World.prepare(decision, know))
+        draw = _sampler(decision, know, True)
         while not rows or (len(rows) + 1) * 2 * len(kept) <= playouts:
             sim = from_state(draw().inner)
             rows.append([_played_out(sim, me, card, rng, stoss=False) for card in kept] +
@@ -167,15 +166,3 @@ def _played_out(sim, me: int, card: str, rng, stoss: bool) -> float:
     played.apply(INDEX[card])
     play_out(played, rng, silent=me)
     return score(played.settlement(), me)
-
-
-def _sampler(decision, world: World):
-    """One sampled state of the deal now a call, drawn by its likelihood given what the others said
-    and their Stöße (``inference.pick``, as the ``search`` bot draws them); uniform when none fits."""
-    prior = Prior(world, decision.seat, decision.rng)
-
-    def draw():
-        got = pick(prior, decision.rng, play=True)
-        return world.build(got[0]) if got is not None else world.sample(decision.rng)
-
-    return draw

@@ -97,10 +97,11 @@ def make_search(max_playouts: int | None = None, rollout: str = "heuristic", who
     return policy
 
 
-def _sampler(decision, know, inference: bool):
+def _sampler(decision, know, inference: bool, world: World | None = None):
     """A function giving one sampled state of the deal now: uniform over what fits the seat's
-    knowledge, or (``inference``) drawn by its likelihood (``inference.pick``)."""
-    cache: dict = {}
+    knowledge, or (``inference``) drawn by its likelihood (``inference.pick``). ``world``: the seat's
+    ``World`` when the caller has prepared it already (the analysis, for its fixed-deal check)."""
+    cache: dict = {} if world is None else {"world": world}
 
     def world() -> World:
         if "world" not in cache:

@@ -35,27 +35,25 @@ def decisions():
     return out
 
 
+def agreeing(decision, played, inference: bool) -> bool:
+    """Whether the analysis's card values equal the search's, from the same generator state, over the
+    search's worlds with or without ``inference``."""
+    bots = copy.deepcopy(decision)  # the same generator state for both
+    got = evaluation.values(decision, played, PLAYOUTS)
+    know = read(bots)
+    cards = [c["card"] for c in got.commands]
+    averages = search.search(bots, know, cards, max(PLAYOUTS, len(cards)), search.ROLLOUTS["heuristic"],
+                             search._sampler(bots, know, inference=inference), solving=True)
+    return [round(got.mean(i), 9) for i in range(len(cards))] == [round(averages[c], 9) for c in cards]
+
+
 def test_a_cards_value_is_the_search_bots_weighing_of_the_same_worlds(decisions):
     assert len(decisions) >= 40
     for decision, played in decisions:
-        bots = copy.deepcopy(decision)  # the same generator state for both
-        got = evaluation.values(decision, played, PLAYOUTS)
-        know = read(bots)
-        cards = [c["card"] for c in got.commands]
-        averages = search.search(bots, know, cards, max(PLAYOUTS, len(cards)), search.ROLLOUTS["heuristic"],
-                                 search._sampler(bots, know, inference=True), solving=True)
-        assert [round(got.mean(i), 9) for i in range(len(cards))] == [round(averages[c], 9) for c in cards]
+        assert agreeing(decision, played, inference=True)
 
 
 def test_the_uniform_worlds_value_some_card_differently(decisions):
     """The check above can fail: uniform worlds (what the analysis drew before) give other values."""
-    differs = 0
-    for decision, played in decisions:
-        bots = copy.deepcopy(decision)
-        got = evaluation.values(decision, played, PLAYOUTS)
-        know = read(bots)
-        cards = [c["card"] for c in got.commands]
-        averages = search.search(bots, know, cards, max(PLAYOUTS, len(cards)), search.ROLLOUTS["heuristic"],
-                                 search._sampler(bots, know, inference=False), solving=True)
-        differs += [round(got.mean(i), 9) for i in range(len(cards))] != [round(averages[c], 9) for c in cards]
+    differs = sum(not agreeing(decision, played, inference=False) for decision, played in decisions)
     assert differs >= len(decisions) // 4
